@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ErrorCode, type PublicConfig } from '@fleetlink/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type Provider from 'oidc-provider';
+import type { TokenVerifier } from './auth/token-verifier.js';
+import type { Database } from './db/client.js';
+import type { Env } from './env.js';
+import type { AccountStore } from './idp/accounts.js';
+import { idpPlugin } from './idp/idp.plugin.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { UsersRepository } from './modules/users/users.repository.js';
+import { UsersService } from './modules/users/users.service.js';
+import { registerAuth } from './plugins/auth.js';
+import { body, registerErrorHandling } from './plugins/errors.js';
+import { sql } from 'drizzle-orm';
+
+export interface AppDeps {
+  env: Env;
+  database: Database;
+  verifier: TokenVerifier;
+  publicConfig: PublicConfig;
+  /** The built-in identity provider, when no external issuer is configured. */
+  idp?: { provider: Provider; accounts: AccountStore };
+  /** Folder of the built SPA; the console serves it when present. */
+  webDist?: string;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { env, database } = deps;
+  const app = Fastify({
+    logger: { level: env.LOG_LEVEL },
+    // Agents and browsers send ids in paths; keep the default limits but never trust a proxy blindly.
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const issuerOrigin = new URL(deps.publicConfig.oidc.authority).origin;
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'connect-src': ["'self'", issuerOrigin],
+        'frame-src': ["'self'", issuerOrigin],
+        'img-src': ["'self'", 'data:'],
+      },
+    },
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Fleetlink API', version: '0.1.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: false } });
+
+  if (deps.idp) await app.register(idpPlugin, deps.idp);
+
+  const users = new UsersService(new UsersRepository(database.db));
+  await app.register(
+    async (api) => {
+      registerAuth(api, { verifier: deps.verifier, onAuthenticated: (p) => users.seen(p) });
+      await api.register(systemRoutes, {
+        publicConfig: deps.publicConfig,
+        checkDatabase: async () => void (await database.db.execute(sql`select 1`)),
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  const spa = deps.webDist && existsSync(deps.webDist) ? deps.webDist : undefined;
+  if (spa) await app.register(fastifyStatic, { root: spa, wildcard: true });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    if (path.startsWith('/api') || path.startsWith('/idp') || !spa || req.method !== 'GET') {
+      return reply.code(404).send(body(ErrorCode.NotFound, `There is no ${req.method} ${path} here.`));
+    }
+    // Client-side routes: the SPA decides what to show (including its own 'not found' page).
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  return app;
+}

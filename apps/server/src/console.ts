@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { createTokenVerifier } from './auth/token-verifier.js';
+import { openDatabase, type Database } from './db/client.js';
+import { audienceOf, issuerOf, usesBuiltInIdp, type Env } from './env.js';
+import { AccountStore } from './idp/accounts.js';
+import { purgeExpired } from './idp/adapter.js';
+import { createProvider } from './idp/provider.js';
+import { loadOrCreateSecrets, publicJwks } from './idp/secrets.js';
+
+export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export interface RunningConsole {
+  url: string;
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** Composition root: opens every part the configuration selects, then listens. */
+export async function startConsole(env: Env, opts: { webDist?: string } = {}): Promise<RunningConsole> {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const timers: NodeJS.Timeout[] = [];
+  try {
+    const issuer = issuerOf(env);
+    let idp;
+    let localJwks;
+    if (usesBuiltInIdp(env)) {
+      const accounts = new AccountStore(database.db);
+      await accounts.seed();
+      const secrets = await loadOrCreateSecrets(database.db);
+      idp = { provider: createProvider({ env, db: database.db, accounts, secrets }), accounts };
+      localJwks = publicJwks(secrets);
+      timers.push(setInterval(() => void purgeExpired(database.db).catch(() => {}), 15 * 60_000).unref());
+    }
+    const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), localJwks });
+    const app = await buildApp({
+      env,
+      database,
+      verifier,
+      idp,
+      webDist: opts.webDist ?? DEFAULT_WEB_DIST,
+      publicConfig: { oidc: { authority: issuer, clientId: env.OIDC_CLIENT_ID, scope: env.OIDC_SCOPE } },
+    });
+    await app.listen({ port: env.PORT, host: env.HOST });
+    return {
+      url: env.PUBLIC_URL,
+      app,
+      database,
+      async close() {
+        timers.forEach(clearInterval);
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (err) {
+    timers.forEach(clearInterval);
+    await database.close().catch(() => {});
+    throw err;
+  }
+}

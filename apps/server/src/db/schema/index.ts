@@ -1,0 +1,4 @@
+export * from './users.js';
+export * from './idp.js';
+export * from './organizations.js';
+export * from './devices.js';

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * Configuration, parsed once at start. Every part has an embedded default so `npm start` on a fresh
+ * machine needs no variables; production overrides them.
+ */
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    /** Public base URL of the console; derived from PORT when unset. */
+    PUBLIC_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default('./data'),
+    /** postgres://… selects PostgreSQL; unset means embedded PGlite under DATA_DIR. */
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+      .optional(),
+    /** External OIDC issuer (e.g. a Keycloak realm URL); unset means the built-in provider at /idp. */
+    OIDC_ISSUER: z.string().url().optional(),
+    OIDC_CLIENT_ID: z.string().default('fleetlink-console'),
+    /** Expected `aud` of access tokens; unset with an external issuer means audience is not checked. */
+    OIDC_AUDIENCE: z.string().optional(),
+    OIDC_SCOPE: z.string().default('openid profile email'),
+    /** Built-in provider: access token lifetime in seconds (short values let tests exercise refresh). */
+    IDP_ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(300),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .transform((e) => ({
+    ...e,
+    PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+  }));
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+/** Issuer the console trusts: the external one, or the built-in provider mounted under /idp. */
+export const issuerOf = (env: Env) => env.OIDC_ISSUER ?? `${env.PUBLIC_URL}/idp`;
+export const usesBuiltInIdp = (env: Env) => env.OIDC_ISSUER === undefined;
+/** The built-in provider always stamps this audience; an external one only when configured. */
+export const BUILT_IN_AUDIENCE = 'fleetlink-api';
+export const audienceOf = (env: Env) => env.OIDC_AUDIENCE ?? (usesBuiltInIdp(env) ? BUILT_IN_AUDIENCE : undefined);

@@ -1,0 +1,78 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { AccountStore } from './accounts.js';
+import { errorPage, loginPage } from './pages.js';
+import { IDP_MOUNT } from './provider.js';
+
+interface IdpPluginOptions {
+  provider: Provider;
+  accounts: AccountStore;
+}
+
+/**
+ * Mounts the built-in provider under /idp: its own sign-in pages, then everything else handed to
+ * oidc-provider's Koa app with the mount prefix stripped (as its docs describe for mounting).
+ */
+export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
+  const { provider, accounts } = opts;
+
+  await app.register(async (interactions) => {
+    await interactions.register(formbody);
+
+    interactions.get<{ Params: { uid: string } }>(`${IDP_MOUNT}/interaction/:uid`, async (req, reply) => {
+      const details = await provider.interactionDetails(req.raw, reply.raw).catch(() => undefined);
+      if (!details) return sendPage(reply, 400, loginExpired());
+      if (details.prompt.name === 'login') {
+        return sendPage(reply, 200, loginPage({ action: `${IDP_MOUNT}/interaction/${details.uid}/login` }));
+      }
+      // Consent is granted by loadExistingGrant; any other prompt means the request cannot proceed.
+      return finish(req, reply, { error: 'access_denied', error_description: 'This sign-in request cannot be completed.' });
+    });
+
+    interactions.post<{ Params: { uid: string }; Body: { login?: string; password?: string } }>(
+      `${IDP_MOUNT}/interaction/:uid/login`,
+      async (req, reply) => {
+        const details = await provider.interactionDetails(req.raw, reply.raw).catch(() => undefined);
+        if (!details) return sendPage(reply, 400, loginExpired());
+        const login = String(req.body?.login ?? '');
+        const password = String(req.body?.password ?? '');
+        const action = `${IDP_MOUNT}/interaction/${details.uid}/login`;
+        if (!login || !password) {
+          return sendPage(reply, 400, loginPage({ action, login, error: 'Email and password are required.' }));
+        }
+        const account = await accounts.authenticate(login, password);
+        if (!account) {
+          return sendPage(reply, 401, loginPage({ action, login, error: 'Invalid email or password.' }));
+        }
+        return finish(req, reply, { login: { accountId: account.id } });
+      },
+    );
+  });
+
+  await app.register(async (mounted) => {
+    // oidc-provider reads request bodies itself, so fastify must leave the stream untouched here.
+    mounted.removeAllContentTypeParsers();
+    mounted.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    const callback = provider.callback();
+    const handle = (req: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      const raw = req.raw as typeof req.raw & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      raw.url = raw.url!.slice(IDP_MOUNT.length) || '/';
+      callback(raw, reply.raw);
+    };
+    mounted.all(`${IDP_MOUNT}/*`, handle);
+  });
+
+  async function finish(req: FastifyRequest, reply: FastifyReply, result: Record<string, unknown>) {
+    reply.hijack();
+    await provider.interactionFinished(req.raw, reply.raw, result, { mergeWithLastSubmission: false });
+  }
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+}
+
+const loginExpired = () => errorPage('This sign-in page has expired. Go back to Fleetlink and sign in again.');

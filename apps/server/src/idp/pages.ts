@@ -1,0 +1,40 @@
+/** Server-rendered pages of the built-in provider. Every interpolated value goes through `esc`. */
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const style = `body{font-family:system-ui,sans-serif;background:#f1f3f5;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}
+main{background:#fff;padding:32px 40px;border-radius:8px;box-shadow:0 1px 4px rgba(0,0,0,.15);width:320px}
+h1{font-size:20px;margin:0 0 4px}p{color:#495057;font-size:14px}label{display:block;font-size:14px;margin:12px 0 4px;font-weight:500}
+input{width:100%;box-sizing:border-box;padding:8px 10px;border:1px solid #ced4da;border-radius:4px;font-size:14px}
+button{margin-top:20px;width:100%;padding:10px;border:0;border-radius:4px;background:#228be6;color:#fff;font-size:15px;cursor:pointer}
+.error{color:#c92a2a;background:#fff5f5;border:1px solid #ffc9c9;padding:8px;border-radius:4px;font-size:14px}`;
+
+const layout = (title: string, body: string) => `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title><style>${style}</style></head><body><main>${body}</main></body></html>`;
+
+export function loginPage(opts: { action: string; login?: string; error?: string }): string {
+  return layout(
+    'Sign in to Fleetlink',
+    `<h1>Fleetlink</h1><p>Sign in to your account</p>
+${opts.error ? `<p class="error" role="alert">${esc(opts.error)}</p>` : ''}
+<form method="post" action="${esc(opts.action)}" autocomplete="on">
+<label for="login">Email</label><input id="login" name="login" type="email" required autofocus value="${esc(opts.login ?? '')}">
+<label for="password">Password</label><input id="password" name="password" type="password" required>
+<button type="submit">Sign in</button></form>`,
+  );
+}
+
+export function errorPage(message: string): string {
+  return layout('Sign-in problem', `<h1>Sign-in problem</h1><p class="error">${esc(message)}</p><p><a href="/">Back to Fleetlink</a></p>`);
+}
+
+/** RP-initiated logout: the console already asked "Logout", so the form submits itself. */
+export function logoutPage(form: string): string {
+  return layout(
+    'Signing out',
+    `<h1>Signing out…</h1>${form}<input type="hidden" form="op.logoutForm" name="logout" value="yes">
+<button type="submit" form="op.logoutForm">Sign out</button>
+<script>document.getElementById('op.logoutForm').submit()</script>`,
+  );
+}

@@ -1,0 +1,34 @@
+import { meSchema, publicConfigSchema, type PublicConfig } from '@fleetlink/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+interface SystemRoutesOptions {
+  publicConfig: PublicConfig;
+  checkDatabase: () => Promise<void>;
+}
+
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, opts) => {
+  app.get(
+    '/health',
+    {
+      config: { public: true },
+      schema: { tags: ['system'], summary: 'Liveness and database check', response: { 200: z.object({ status: z.literal('ok') }) } },
+    },
+    async () => {
+      await opts.checkDatabase();
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.get(
+    '/config',
+    { config: { public: true }, schema: { tags: ['system'], summary: 'Identity provider settings for the SPA', response: { 200: publicConfigSchema } } },
+    async () => opts.publicConfig,
+  );
+
+  app.get(
+    '/me',
+    { schema: { tags: ['system'], summary: 'The signed-in user as the API sees them', response: { 200: meSchema } } },
+    async (req) => req.principal,
+  );
+};

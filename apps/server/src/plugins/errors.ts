@@ -1,0 +1,52 @@
+import { ErrorCode, type ApiError } from '@fleetlink/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/app-error.js';
+
+const codeForStatus: Record<number, ErrorCode> = {
+  400: ErrorCode.BadRequest,
+  401: ErrorCode.Unauthenticated,
+  403: ErrorCode.Forbidden,
+  404: ErrorCode.NotFound,
+  409: ErrorCode.Conflict,
+  413: ErrorCode.PayloadTooLarge,
+  415: ErrorCode.BadRequest,
+  429: ErrorCode.RateLimited,
+};
+
+/** Friendlier words for fastify's own client errors, which otherwise leak internals. */
+const messageForFastifyCode: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but JSON was declared.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This content type is not supported here.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+};
+
+/** Every error leaves the API as `{ code, message }` JSON: 4xx for the caller's mistakes, never a stack. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.statusCode).send(body(err.code, err.message, err.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const issue of err.validation) {
+        const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || err.validationContext || 'request';
+        fields[key] ??= issue.message ?? 'This value is not valid.';
+      }
+      const first: string = Object.values(fields)[0] ?? 'The request is not valid.';
+      return reply.code(400).send(body(ErrorCode.Validation, first, fields));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = messageForFastifyCode[err.code] ?? err.message;
+      return reply.code(status).send(body(codeForStatus[status] ?? ErrorCode.BadRequest, message));
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(status >= 500 ? status : 500).send(body(ErrorCode.Internal, 'Something went wrong on our side. Please try again.'));
+  });
+}
+
+export function body(code: string, message: string, fields?: Record<string, string>): ApiError {
+  return fields && Object.keys(fields).length ? { code, message, fields } : { code, message };
+}

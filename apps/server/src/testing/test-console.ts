@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startConsole, type RunningConsole } from '../console.js';
+import { parseEnv } from '../env.js';
+import { passwordLogin } from '../idp/password-login.js';
+
+/** A port the OS just handed out; the console's issuer URL needs it before listening. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestConsole extends RunningConsole {
+  /** A fresh access token of a seeded account, obtained through the provider's sign-in form. */
+  token(email: string): Promise<string>;
+  /** fetch against the console's API with an optional bearer token. */
+  api(pathname: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+}
+
+/**
+ * Starts the real console in-process on an ephemeral port with its own data: PGlite in a temp
+ * folder, or, when TEST_DATABASE_URL is set, a fresh database on that PostgreSQL server.
+ */
+export async function startTestConsole(overrides: Record<string, string> = {}): Promise<TestConsole> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-test-'));
+  const database = await createTestDatabase();
+  const env = parseEnv({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...overrides,
+  });
+  const running = await startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
+  const passwords: Record<string, string> = {
+    'admin@fleetlink.local': 'admin',
+    'user@fleetlink.local': 'user',
+    'guest@fleetlink.local': 'guest',
+  };
+  return {
+    ...running,
+    async close() {
+      await running.close();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    async token(email) {
+      const tokens = await passwordLogin({ consoleUrl: running.url, email, password: passwords[email] ?? '' });
+      return tokens.access_token;
+    },
+    api(pathname, init = {}) {
+      const { token, json, ...rest } = init;
+      const headers: Record<string, string> = { ...(rest.headers as Record<string, string>) };
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (json !== undefined) headers['content-type'] = 'application/json';
+      return fetch(`${running.url}${pathname}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    },
+  };
+}
+
+async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return undefined;
+  const name = `fleetlink_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

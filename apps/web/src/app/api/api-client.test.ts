@@ -1,0 +1,83 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createApiClient, needsBearerToken } from './api-client';
+import { ApiRequestError, GENERIC_ERROR_MESSAGE } from './api-error';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function setup(response: Response | (() => Promise<Response>)) {
+  const fetch = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) =>
+    typeof response === 'function' ? response() : response,
+  );
+  const onError = vi.fn();
+  const api = createApiClient({ getAccessToken: async () => 'token-1', onError, fetch });
+  const headers = () => new Headers(fetch.mock.calls[0]?.[1]?.headers);
+  return { api, fetch, onError, headers };
+}
+
+describe('needsBearerToken', () => {
+  it('covers API paths except the public ones', () => {
+    expect(needsBearerToken('/api/me')).toBe(true);
+    expect(needsBearerToken('/api/devices?search=x')).toBe(true);
+    expect(needsBearerToken('/api/config')).toBe(false);
+    expect(needsBearerToken('/api/health')).toBe(false);
+    expect(needsBearerToken('/idp/token')).toBe(false);
+    expect(needsBearerToken('https://elsewhere.example/api/me')).toBe(false);
+  });
+});
+
+describe('createApiClient', () => {
+  it('adds the bearer token and returns the parsed body', async () => {
+    const { api, headers, onError } = setup(json(200, { ok: true }));
+    await expect(api.get('/api/me', { parse: (d) => d as { ok: boolean } })).resolves.toEqual({ ok: true });
+    expect(headers().get('Authorization')).toBe('Bearer token-1');
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('sends no token to excluded URLs', async () => {
+    const { api, headers } = setup(json(200, {}));
+    await api.get('/api/config');
+    expect(headers().has('Authorization')).toBe(false);
+  });
+
+  it('sends bodies as JSON', async () => {
+    const { api, fetch, headers } = setup(new Response(null, { status: 204 }));
+    await expect(api.post('/api/device', { name: 'pump' })).resolves.toBeUndefined();
+    expect(fetch.mock.calls[0]?.[1]?.body).toBe('{"name":"pump"}');
+    expect(headers().get('Content-Type')).toBe('application/json');
+  });
+
+  it("shows the server's error message and rethrows it", async () => {
+    const { api, onError } = setup(json(404, { code: 'NOT_FOUND', message: 'Device not found.' }));
+    const failure = api.get('/api/device/1');
+    await expect(failure).rejects.toBeInstanceOf(ApiRequestError);
+    await expect(failure).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'Device not found.' });
+    expect(onError).toHaveBeenCalledWith('Device not found.');
+  });
+
+  it('shows the generic message when the error has no message', async () => {
+    const { api, onError } = setup(new Response('<html>Bad gateway</html>', { status: 502 }));
+    await expect(api.get('/api/me')).rejects.toMatchObject({ status: 502, message: GENERIC_ERROR_MESSAGE });
+    expect(onError).toHaveBeenCalledWith(GENERIC_ERROR_MESSAGE);
+  });
+
+  it('shows the generic message when the server cannot be reached', async () => {
+    const { api, onError } = setup(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(api.get('/api/me')).rejects.toThrow('Failed to fetch');
+    expect(onError).toHaveBeenCalledWith(GENERIC_ERROR_MESSAGE);
+  });
+
+  it('treats a response that breaks the contract as an error', async () => {
+    const { api, onError } = setup(json(200, { unexpected: true }));
+    const schema = {
+      parse: () => {
+        throw new Error('invalid');
+      },
+    };
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await expect(api.get('/api/me', schema)).rejects.toThrow('invalid');
+    expect(onError).toHaveBeenCalledWith(GENERIC_ERROR_MESSAGE);
+  });
+});

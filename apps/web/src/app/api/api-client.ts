@@ -1,0 +1,103 @@
+import { GENERIC_ERROR_MESSAGE, toApiRequestError } from './api-error';
+
+/** API paths answered without a token: they are needed before anyone has signed in. */
+export const PUBLIC_API_PATHS = ['/api/config', '/api/health'];
+
+/** Anything with a zod-like `parse`; keeps this module independent of the schema library. */
+export interface Parser<T> {
+  parse(data: unknown): T;
+}
+
+export interface ApiClientOptions {
+  /** The current access token, or nothing when signed out. Read per request so renewals apply at once. */
+  getAccessToken: () => Promise<string | null | undefined>;
+  /** Shows an error to the user (the alert toast). */
+  onError: (message: string) => void;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Validates the response body. */
+  schema?: Parser<T>;
+  signal?: AbortSignal;
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** True for same-origin API paths that must carry the bearer token. */
+export function needsBearerToken(url: string): boolean {
+  const path = url.split(/[?#]/, 1)[0] ?? '';
+  return path.startsWith('/api/') && !PUBLIC_API_PATHS.includes(path);
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  const isJson = response.headers.get('content-type')?.includes('json');
+  if (!isJson) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The one way the console calls its API: adds the bearer token, parses `{ code, message }` errors,
+ * shows them in the alert toast (the server's message, or a generic one) and rethrows, so callers
+ * (TanStack Query) still see the failure.
+ */
+export function createApiClient(options: ApiClientOptions) {
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+
+  async function request<T = unknown>(url: string, { method = 'GET', body, schema, signal }: RequestOptions<T> = {}) {
+    const headers = new Headers({ Accept: 'application/json' });
+    if (body !== undefined) headers.set('Content-Type', 'application/json');
+    if (needsBearerToken(url)) {
+      const token = await options.getAccessToken();
+      if (token) headers.set('Authorization', `Bearer ${token}`);
+    }
+
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      // A cancelled query is not a failure the user needs to hear about.
+      if (!signal?.aborted) options.onError(GENERIC_ERROR_MESSAGE);
+      throw error;
+    }
+
+    const payload = await readBody(response);
+    if (!response.ok) {
+      const error = toApiRequestError(response.status, payload);
+      options.onError(error.message);
+      throw error;
+    }
+    if (!schema) return payload as T;
+    try {
+      return schema.parse(payload);
+    } catch (error) {
+      // The server broke the contract; the user gets the generic message, developers the parse error.
+      console.error(`Unexpected response from ${method} ${url}`, error);
+      options.onError(GENERIC_ERROR_MESSAGE);
+      throw error;
+    }
+  }
+
+  return {
+    request,
+    get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal) => request<T>(url, { schema, signal }),
+    post: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'POST', body, schema }),
+    put: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'PUT', body, schema }),
+    delete: <T>(url: string, schema?: Parser<T>) => request<T>(url, { method: 'DELETE', schema }),
+  };
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { decodeJwtPayload, readAuthDetails } from './token-claims';
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const jwt = (payload: unknown) => `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(payload)}.signature`;
+
+describe('decodeJwtPayload', () => {
+  it('decodes a base64url payload, including UTF-8 text', () => {
+    expect(decodeJwtPayload(jwt({ name: 'José Müller', n: 1 }))).toEqual({ name: 'José Müller', n: 1 });
+  });
+
+  it('handles payloads whose base64url form needs padding and uses - and _', () => {
+    const payload = { s: '>>>???', t: 'ab' };
+    expect(decodeJwtPayload(jwt(payload))).toEqual(payload);
+  });
+
+  it('returns null for things that are not JWTs', () => {
+    expect(decodeJwtPayload('')).toBeNull();
+    expect(decodeJwtPayload('opaque-token')).toBeNull();
+    expect(decodeJwtPayload('a.%%%.c')).toBeNull();
+    expect(decodeJwtPayload(`a.${base64url([1, 2])}.c`)).toBeNull();
+  });
+});
+
+describe('readAuthDetails', () => {
+  it('reads Keycloak-shaped claims', () => {
+    const token = jwt({
+      sub: 'u-1',
+      sid: 's-1',
+      preferred_username: 'admin@fleetlink.local',
+      realm_access: { roles: ['USER', 'ADMIN'] },
+      resource_access: { 'fleetlink-console': { roles: ['viewer'] }, account: { roles: [] } },
+    });
+    expect(readAuthDetails(token)).toEqual({
+      subject: 'u-1',
+      sessionId: 's-1',
+      username: 'admin@fleetlink.local',
+      realmRoles: ['USER', 'ADMIN'],
+      clientRoles: { 'fleetlink-console': ['viewer'], account: [] },
+    });
+  });
+
+  it('gives no roles when the claims are missing or malformed', () => {
+    expect(readAuthDetails(jwt({ sub: 'u-2', realm_access: { roles: 'ADMIN' } }))).toEqual({
+      subject: 'u-2',
+      sessionId: null,
+      username: null,
+      realmRoles: [],
+      clientRoles: {},
+    });
+    expect(readAuthDetails('not-a-jwt').realmRoles).toEqual([]);
+  });
+
+  it('ignores non-string role entries', () => {
+    expect(readAuthDetails(jwt({ realm_access: { roles: ['USER', 42, null] } })).realmRoles).toEqual(['USER']);
+  });
+});

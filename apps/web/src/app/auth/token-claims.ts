@@ -1,0 +1,56 @@
+/**
+ * Reads the Keycloak-shaped claims of an access token. The browser only needs them to decide what to
+ * show; the API verifies every token itself, so the signature is deliberately not checked here.
+ */
+
+export interface AuthDetails {
+  subject: string;
+  sessionId: string | null;
+  username: string | null;
+  realmRoles: string[];
+  /** Roles per client id, from `resource_access.{client}.roles`. */
+  clientRoles: Record<string, string[]>;
+}
+
+type Claims = Record<string, unknown>;
+
+/** Decodes the JSON payload of a JWT (base64url). Returns null for anything that is not a JWT. */
+export function decodeJwtPayload(token: string): Claims | null {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts[1]) return null;
+  try {
+    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
+    const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
+    const bytes = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+    // TextDecoder, not atob alone: names in the token may be UTF-8 (e.g. 'José').
+    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Claims) : null;
+  } catch {
+    return null;
+  }
+}
+
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+const stringList = (value: unknown) =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+function rolesOf(container: unknown): string[] {
+  return container && typeof container === 'object' ? stringList((container as Claims).roles) : [];
+}
+
+/** Authentication details of an access token; an unreadable token has no roles at all. */
+export function readAuthDetails(accessToken: string): AuthDetails {
+  const claims = decodeJwtPayload(accessToken) ?? {};
+  const resourceAccess = claims.resource_access;
+  const clientRoles: Record<string, string[]> = {};
+  if (resourceAccess && typeof resourceAccess === 'object') {
+    for (const [client, access] of Object.entries(resourceAccess)) clientRoles[client] = rolesOf(access);
+  }
+  return {
+    subject: stringOrNull(claims.sub) ?? '',
+    sessionId: stringOrNull(claims.sid),
+    username: stringOrNull(claims.preferred_username),
+    realmRoles: rolesOf(claims.realm_access),
+    clientRoles,
+  };
+}

@@ -1,0 +1,37 @@
+import type { RealmRole } from '@fleetlink/contract';
+import { useCallback, useMemo } from 'react';
+import { useAuth } from 'react-oidc-context';
+import { readAuthDetails, type AuthDetails } from './token-claims';
+
+export interface Session {
+  isAuthenticated: boolean;
+  /** From the access token; null when signed out. */
+  details: AuthDetails | null;
+  /** Full name and username from the user profile (ID token). */
+  name: string | null;
+  username: string | null;
+  hasRole: (role: RealmRole) => boolean;
+  signIn: (returnUrl: string) => Promise<void>;
+  signOut: () => Promise<void>;
+}
+
+/** The signed-in user as the console's screens need it. */
+export function useSession(): Session {
+  const auth = useAuth();
+  const user = auth.isAuthenticated ? auth.user : undefined;
+  const accessToken = user?.access_token;
+  const details = useMemo(() => (accessToken ? readAuthDetails(accessToken) : null), [accessToken]);
+  const hasRole = useCallback((role: RealmRole) => details?.realmRoles.includes(role) ?? false, [details]);
+  const { signinRedirect, signoutRedirect } = auth;
+
+  return {
+    isAuthenticated: auth.isAuthenticated,
+    details,
+    name: user?.profile.name ?? null,
+    username: user?.profile.preferred_username ?? details?.username ?? null,
+    hasRole,
+    signIn: (returnUrl) => signinRedirect({ state: returnUrl }),
+    // Ends the session at the provider too (RP-initiated logout), then comes back to the console.
+    signOut: () => signoutRedirect(),
+  };
+}

@@ -1,0 +1,15 @@
+/** Date and number formatting for the console, in one place so every screen renders them alike. */
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** `22/11/2026 10:15:03`: day/month/year, 24-hour clock, local time, zero padded (alert toasts). */
+export function formatDateTime(date: Date): string {
+  const day = `${pad2(date.getDate())}/${pad2(date.getMonth() + 1)}/${date.getFullYear()}`;
+  const time = `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
+  return `${day} ${time}`;
+}
+
+/** `27 March 2023`: long date for prose such as 'Last updated'. */
+export function formatLongDate(date: Date): string {
+  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+}

@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The config lives in apps/web but is also run from the repository root
+// (`vite build --config apps/web/vite.config.ts`), so every path is anchored here.
+const root = import.meta.dirname;
+const apiServer = 'http://localhost:8080';
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  build: {
+    outDir: resolve(root, 'dist'),
+    emptyOutDir: true,
+    rolldownOptions: {
+      // Second entry: the silent SSO check page must be a real file at the site root,
+      // loaded in a hidden iframe by oidc-client-ts, separate from the SPA's index.html.
+      input: {
+        main: resolve(root, 'index.html'),
+        silent: resolve(root, 'silent-check-sso.html'),
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    // In development the API and the built-in identity provider run on the console server.
+    proxy: {
+      '/api': apiServer,
+      '/idp': apiServer,
+    },
+  },
+});

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** Stable error codes: clients branch on these, never on message text. */
+export const ErrorCode = {
+  BadRequest: 'BAD_REQUEST',
+  Validation: 'VALIDATION_FAILED',
+  Unauthenticated: 'UNAUTHENTICATED',
+  Forbidden: 'FORBIDDEN',
+  NotFound: 'NOT_FOUND',
+  Conflict: 'CONFLICT',
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  RateLimited: 'RATE_LIMITED',
+  Unavailable: 'UNAVAILABLE',
+  Internal: 'INTERNAL',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Every API error body: `{ code, message }`, plus per-field messages for validation failures. */
+export const apiErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -1,0 +1,3 @@
+export * from './errors.js';
+export * from './auth.js';
+export * from './forms/messages.js';
