@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorCode, type PublicConfig } from '@fleetlink/contract';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
@@ -12,12 +13,13 @@ import type { Database } from './db/client.js';
 import type { Env } from './env.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
+import { MembershipRepository } from './modules/organizations/membership.repository.js';
+import { OrganizationPolicy } from './modules/organizations/organization.policy.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { registerAuth } from './plugins/auth.js';
 import { body, registerErrorHandling } from './plugins/errors.js';
-import { sql } from 'drizzle-orm';
 
 export interface AppDeps {
   env: Env;
@@ -65,7 +67,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.idp) await app.register(idpPlugin, deps.idp);
 
-  const users = new UsersService(new UsersRepository(database.db));
+  const memberships = new MembershipRepository(database.db);
+  const policy = new OrganizationPolicy(memberships);
+  const users = new UsersService(new UsersRepository(database.db), memberships);
   await app.register(
     async (api) => {
       registerAuth(api, { verifier: deps.verifier, onAuthenticated: (p) => users.seen(p) });
@@ -73,6 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         publicConfig: deps.publicConfig,
         checkDatabase: async () => void (await database.db.execute(sql`select 1`)),
       });
+      // Feature modules: each gets the database and the one policy that decides access.
+      void policy;
     },
     { prefix: '/api' },
   );

@@ -1,12 +1,17 @@
 import type { Principal } from '../../auth/principal.js';
+import type { MembershipRepository } from '../organizations/membership.repository.js';
 import type { UsersRepository } from './users.repository.js';
 
-/** Writes a user's last-seen time at most once per interval, so API calls don't each cost a write. */
+/**
+ * Records who signs in. Writes at most once per interval per user, so API calls don't each cost a
+ * write, and makes sure every user has a PERSONAL organization to create devices in.
+ */
 export class UsersService {
   private readonly lastWrite = new Map<string, number>();
 
   constructor(
     private readonly repo: UsersRepository,
+    private readonly memberships: MembershipRepository,
     private readonly intervalMs = 60_000,
   ) {}
 
@@ -15,5 +20,6 @@ export class UsersService {
     if (previous !== undefined && now.getTime() - previous < this.intervalMs) return;
     this.lastWrite.set(p.subject, now.getTime());
     await this.repo.recordSeen(p, now);
+    await this.memberships.ensurePersonalOrganization(p.subject, p.username, p.name);
   }
 }

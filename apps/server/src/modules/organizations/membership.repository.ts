@@ -1,0 +1,51 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { devices, organizationMembers, organizations } from '../../db/schema/index.js';
+
+export type OrganizationRole = 'CREATOR' | 'ADMIN' | 'USER';
+
+/** The SQL behind every access decision: who is a member of what, with which role. */
+export class MembershipRepository {
+  constructor(private readonly db: Db) {}
+
+  async roleIn(organizationId: string, username: string): Promise<OrganizationRole | undefined> {
+    const [row] = await this.db
+      .select({ role: organizationMembers.role })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.email, username)));
+    return row?.role;
+  }
+
+  /** The device's organization and the caller's role in it, in one query. */
+  async roleForDevice(deviceId: string, username: string): Promise<{ organizationId: string; role?: OrganizationRole } | undefined> {
+    const [row] = await this.db
+      .select({ organizationId: devices.organizationId, role: organizationMembers.role })
+      .from(devices)
+      .leftJoin(
+        organizationMembers,
+        and(eq(organizationMembers.organizationId, devices.organizationId), eq(organizationMembers.email, username)),
+      )
+      .where(eq(devices.id, deviceId));
+    return row && { organizationId: row.organizationId, role: row.role ?? undefined };
+  }
+
+  /** Every organization the user belongs to, with their role. */
+  async organizationsOf(username: string): Promise<{ organizationId: string; role: OrganizationRole }[]> {
+    return this.db
+      .select({ organizationId: organizationMembers.organizationId, role: organizationMembers.role })
+      .from(organizationMembers)
+      .where(eq(organizationMembers.email, username));
+  }
+
+  /** Creates the user's PERSONAL organization (CREATOR) unless they already have one. */
+  async ensurePersonalOrganization(subject: string, username: string, name: string | null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [org] = await tx
+        .insert(organizations)
+        .values({ type: 'PERSONAL', name: name ?? username, email: username, personalOf: subject })
+        .onConflictDoNothing({ target: organizations.personalOf })
+        .returning({ id: organizations.id });
+      if (org) await tx.insert(organizationMembers).values({ organizationId: org.id, email: username, role: 'CREATOR' });
+    });
+  }
+}

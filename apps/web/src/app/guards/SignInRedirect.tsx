@@ -1,0 +1,23 @@
+import { useEffect, useRef } from 'react';
+import { useAuth } from 'react-oidc-context';
+import { FullPageLoader } from '../startup/FullPageLoader';
+import { StartupError } from '../startup/StartupError';
+import { describeSigninFailure } from '../auth/signin-errors';
+
+/** Sends a signed-out user to the provider's sign-in page; they come back to `returnUrl`. */
+export function SignInRedirect({ returnUrl }: { returnUrl: string }) {
+  const auth = useAuth();
+  const requested = useRef(false);
+
+  useEffect(() => {
+    if (requested.current) return;
+    requested.current = true;
+    void auth.signinRedirect({ state: returnUrl });
+  }, [auth, returnUrl]);
+
+  if (auth.error?.source === 'signinRedirect') {
+    const { summary, detail } = describeSigninFailure(auth.error.innerError ?? auth.error);
+    return <StartupError summary={summary} detail={detail} />;
+  }
+  return <FullPageLoader label="Redirecting to sign in…" />;
+}

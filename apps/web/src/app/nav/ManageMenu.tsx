@@ -1,0 +1,20 @@
+import { IconPackage, IconRefresh, IconServer2, IconSettings } from '@tabler/icons-react';
+import { MenuLink } from './MenuLink';
+import { NavMenu } from './NavMenu';
+
+/** Manage menu (role ADMIN). */
+export function ManageMenu() {
+  return (
+    <NavMenu label="Manage" icon={<IconSettings size={18} />} sections={['/operator', '/servers', '/agent']}>
+      <MenuLink to="/operator" icon={<IconRefresh size={16} />}>
+        Rebuild index
+      </MenuLink>
+      <MenuLink to="/servers" icon={<IconServer2 size={16} />}>
+        Servers
+      </MenuLink>
+      <MenuLink to="/agent" icon={<IconPackage size={16} />}>
+        Bundles and Releases
+      </MenuLink>
+    </NavMenu>
+  );
+}

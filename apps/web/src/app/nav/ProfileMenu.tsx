@@ -1,0 +1,61 @@
+import { RealmRole } from '@fleetlink/contract';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconBuilding, IconChevronDown, IconLogout } from '@tabler/icons-react';
+import { useCurrentUser } from '../auth/useCurrentUser';
+import { useSession } from '../auth/useSession';
+import { initials } from './initials';
+import { MenuLink } from './MenuLink';
+import { NAV_HOVER_DEBOUNCE_MS } from './nav-constants';
+
+/** The signed-in user's menu: who they are, their organizations (USER) and Logout. */
+export function ProfileMenu() {
+  const session = useSession();
+  const me = useCurrentUser(session.isAuthenticated).data;
+  // The API's view of the user when loaded; the ID token's profile until then (or if it failed).
+  const name = me?.name ?? session.name ?? me?.username ?? session.username ?? 'Signed in';
+  const username = me?.username ?? session.username ?? '';
+
+  return (
+    <Menu
+      trigger="click-hover"
+      openDelay={NAV_HOVER_DEBOUNCE_MS}
+      closeDelay={NAV_HOVER_DEBOUNCE_MS}
+      position="bottom-end"
+      shadow="md"
+      width={260}
+    >
+      <Menu.Target>
+        <UnstyledButton aria-label="Profile" data-testid="profile-menu">
+          <Group gap={8} wrap="nowrap">
+            <Avatar color="indigo" radius="xl" size={32}>
+              {initials(name)}
+            </Avatar>
+            <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>
+              {name}
+            </Text>
+            <IconChevronDown size={14} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Box px="sm" py={6}>
+          <Text size="sm" fw={600} data-testid="profile-name">
+            {name}
+          </Text>
+          <Text size="xs" c="dimmed" data-testid="profile-username">
+            {username}
+          </Text>
+        </Box>
+        <Menu.Divider />
+        {session.hasRole(RealmRole.User) ? (
+          <MenuLink to="/organizations" icon={<IconBuilding size={16} />}>
+            My Organizations
+          </MenuLink>
+        ) : null}
+        <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => void session.signOut()}>
+          Logout
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,51 @@
+import { RealmRole } from '@fleetlink/contract';
+import { Navigate, type RouteObject } from 'react-router';
+import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
+import { HomePage } from '../../features/home/HomePage';
+import { PrivacyPolicyPage } from '../../features/legal/PrivacyPolicyPage';
+import { TermsOfServicePage } from '../../features/legal/TermsOfServicePage';
+import { NotFoundPage } from '../../features/not-found/NotFoundPage';
+import { CALLBACK_PATH } from '../auth/return-url';
+import { RouteGuard } from '../guards/RouteGuard';
+import type { RouteAccess } from '../guards/route-access';
+import { AppLayout } from '../layout/AppLayout';
+import { RouteErrorPage } from './RouteErrorPage';
+
+const needs = (...roles: RouteAccess['roles'] & {}): RouteAccess => ({ roles });
+const user = needs(RealmRole.User);
+const admin = needs(RealmRole.Admin);
+
+/**
+ * Pages of capabilities not built yet route to the plain not-found page, still behind their guard,
+ * so the role rules hold from day one. Each capability replaces its `NotFoundPage` entry.
+ */
+const notBuilt = <NotFoundPage />;
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      // Reached only if the callback was already handled; the URL was cleaned before the router started.
+      { path: CALLBACK_PATH, element: <Navigate to="/" replace /> },
+      {
+        element: <RouteGuard />,
+        errorElement: <RouteErrorPage />,
+        children: [
+          { index: true, element: <HomePage />, handle: user },
+          { path: 'devices/*', element: notBuilt, handle: user },
+          { path: 'organizations/*', element: notBuilt, handle: user },
+          { path: 'servers/*', element: notBuilt, handle: admin },
+          { path: 'agent/*', element: notBuilt, handle: admin },
+          { path: 'operator', element: notBuilt, handle: admin },
+          // Login only.
+          { path: 'terms-service', element: <TermsOfServicePage /> },
+          { path: 'privacy-policy', element: <PrivacyPolicyPage /> },
+          { path: 'access-denied', element: <AccessDeniedPage /> },
+          { path: 'contact', element: notBuilt },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];

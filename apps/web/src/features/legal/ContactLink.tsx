@@ -1,0 +1,11 @@
+import { Anchor } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+
+export function ContactLink({ children = 'contact form' }: { children?: ReactNode }) {
+  return (
+    <Anchor component={Link} to="/contact" inherit>
+      {children}
+    </Anchor>
+  );
+}

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../apps/server/src/testing/test-console.js';
+
+export interface Stack {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Starts the real console the way `npm run serve` does (built SPA, API, built-in provider, PGlite in
+ * a fresh folder) as a child process on a free port, and waits until it says it is listening.
+ */
+export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-e2e-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = `http://localhost:${port}`;
+  await waitForStart(child);
+  return {
+    url,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function waitForStart(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => fail(new Error(`console did not start in 60 s:\n${output}`)), 60_000);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Fleetlink console running at')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => fail(new Error(`console exited with ${code}:\n${output}`)));
+  });
+}

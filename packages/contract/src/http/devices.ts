@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { deviceBranchSchema } from '../forms/device-form.js';
+
+/** Device ids in paths: a malformed one is a 404 'Device not found.', never a database error. */
+export const deviceIdParamsSchema = z.object({ id: z.uuid({ error: 'Device not found.' }) });
+
+export const deviceOrganizationTypeSchema = z.enum(['PERSONAL', 'COMPANY']);
+
+export const deviceOrganizationSchema = z.object({
+  id: z.uuid(),
+  type: deviceOrganizationTypeSchema,
+  name: z.string(),
+  domains: z.array(z.string()),
+});
+
+export const deviceAddressSchema = z.object({ type: z.enum(['LOCAL', 'PUBLIC']), ip: z.string() });
+export type DeviceAddress = z.infer<typeof deviceAddressSchema>;
+
+export const deviceDriveSchema = z.object({
+  name: z.string().optional(),
+  root: z.string(),
+  totalSpace: z.number().optional(),
+  freeSpace: z.number().optional(),
+  detail: z.object({ status: z.string().optional(), root: z.string().optional() }).partial().nullish(),
+});
+export type DeviceDrive = z.infer<typeof deviceDriveSchema>;
+
+export const deviceMonitorRefSchema = z.object({ name: z.string(), type: z.enum(['UPDATE', 'VERSION', 'SIZE']) });
+
+/** A device as members see it (SPEC §3). `properties` is null until an agent has reported. */
+export const deviceSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  online: z.boolean(),
+  tags: z.array(z.string()),
+  branch: deviceBranchSchema,
+  organization: deviceOrganizationSchema,
+  properties: z.record(z.string(), z.string()).nullable(),
+  addresses: z.array(deviceAddressSchema),
+  drives: z.array(deviceDriveSchema),
+  lastResponse: z.string().nullable(),
+  latency: z.number().nullable(),
+  /** The secret installation key the agent enrolls with (Install page). */
+  installationId: z.string(),
+  servers: z.array(z.object({ url: z.string() })),
+  monitors: z.array(deviceMonitorRefSchema),
+  tunnels: z.array(z.unknown()),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+/** Search results carry no installation key: lists never need the secret. */
+export const deviceListItemSchema = deviceSchema.omit({ installationId: true });
+export type DeviceListItem = z.infer<typeof deviceListItemSchema>;
+
+export const deviceStatusFilterSchema = z.enum(['online', 'offline']);
+export type DeviceStatusFilter = z.infer<typeof deviceStatusFilterSchema>;
+
+export const DEVICE_PAGE_SIZE_MAX = 100;
+
+/** GET /api/devices query; `status` is omitted for all devices. */
+export const deviceSearchQuerySchema = z.object({
+  search: z.string().max(200, 'Search must be less than 200 characters.').optional(),
+  status: deviceStatusFilterSchema.optional(),
+  page: z.coerce.number({ error: 'Page must be a number.' }).int('Page must be a whole number.').min(0, 'Page must be at least 0.').default(0),
+  size: z.coerce
+    .number({ error: 'Size must be a number.' })
+    .int('Size must be a whole number.')
+    .min(1, 'Size must be at least 1.')
+    .max(DEVICE_PAGE_SIZE_MAX, `Size must be less than ${DEVICE_PAGE_SIZE_MAX + 1}.`)
+    .default(20),
+});
+export type DeviceSearchQuery = z.infer<typeof deviceSearchQuerySchema>;
+
+/** Counts of the current query per tab (SPEC §3 "Device search result"). */
+export const deviceTotalsSchema = z.object({ ALL: z.number().int(), ONLINE: z.number().int(), OFFLINE: z.number().int() });
+export type DeviceTotals = z.infer<typeof deviceTotalsSchema>;
+
+export const deviceSearchResultSchema = z.object({
+  devices: z.array(deviceListItemSchema),
+  totals: deviceTotalsSchema,
+  page: z.number().int(),
+  size: z.number().int(),
+});
+export type DeviceSearchResult = z.infer<typeof deviceSearchResultSchema>;
+
+/** GET /api/tags: tags of the caller's devices, for suggestions. */
+export const deviceTagsSchema = z.array(z.string());
+
+/** GET /api/device-organizations: where the caller may create devices (CREATOR or ADMIN). */
+export const deviceOrganizationOptionSchema = z.object({ id: z.uuid(), type: deviceOrganizationTypeSchema, name: z.string() });
+export const deviceOrganizationOptionsSchema = z.array(deviceOrganizationOptionSchema);
+export type DeviceOrganizationOption = z.infer<typeof deviceOrganizationOptionSchema>;
+
+/** GET /api/devices-search-reindex (realm ADMIN). */
+export const deviceReindexResultSchema = z.object({ indexed: z.number().int() });
+
+/** The routes of the devices capability (SPEC §7), all under /api. */
+export const deviceRoutes = {
+  search: { method: 'GET', path: '/api/devices', role: 'USER' },
+  create: { method: 'POST', path: '/api/device', role: 'USER' },
+  get: { method: 'GET', path: '/api/device/:id', role: 'USER' },
+  update: { method: 'PUT', path: '/api/device/:id', role: 'USER' },
+  remove: { method: 'DELETE', path: '/api/device/:id', role: 'USER' },
+  tags: { method: 'GET', path: '/api/tags', role: 'USER' },
+  organizations: { method: 'GET', path: '/api/device-organizations', role: 'USER' },
+  reindex: { method: 'GET', path: '/api/devices-search-reindex', role: 'ADMIN' },
+} as const;
