@@ -13,8 +13,10 @@ import type { Database } from './db/client.js';
 import type { Env } from './env.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
+import { devicesModule } from './modules/devices/index.js';
 import { MembershipRepository } from './modules/organizations/membership.repository.js';
 import { OrganizationPolicy } from './modules/organizations/organization.policy.js';
+import { registerOrganizations } from './modules/organizations/organizations.module.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -78,6 +80,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         checkDatabase: async () => void (await database.db.execute(sql`select 1`)),
       });
       // Feature modules: each gets the database and the one policy that decides access.
+      const devices = devicesModule(database.db, policy);
+      await api.register(devices.routes, { service: devices.service });
+      await registerOrganizations(api, { db: database.db, env, policy });
       void policy;
     },
     { prefix: '/api' },

@@ -24,6 +24,15 @@ const envSchema = z
     OIDC_SCOPE: z.string().default('openid profile email'),
     /** Built-in provider: access token lifetime in seconds (short values let tests exercise refresh). */
     IDP_ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(300),
+    /** Host a custom domain's CNAME record must point to: the tunnel proxy's HTTP ingress. */
+    TUNNEL_PROXY_HOST: z.string().trim().min(1).default('proxy.localhost'),
+    /** DNS servers for custom-domain checks, comma-separated `ip` or `ip:port`; unset means the system's. */
+    DNS_SERVERS: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
+    /** Seconds between re-checks of custom domains' CNAME records. */
+    DOMAIN_CHECK_INTERVAL: z.coerce.number().int().min(1).default(300),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((e) => ({

@@ -44,7 +44,8 @@ async function discoverJwksUri(issuer: string): Promise<URL> {
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(5000) });
   } catch (err) {
-    throw new ConfigError(`Cannot reach the OIDC issuer at ${url}: ${(err as Error).message}`);
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    throw new ConfigError(`Cannot reach the OIDC issuer at ${url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
   }
   if (!res.ok) throw new ConfigError(`The OIDC issuer answered ${res.status} at ${url}`);
   const doc = (await res.json().catch(() => ({}))) as { jwks_uri?: string; issuer?: string };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { deviceBranchSchema } from '../forms/device-form.js';
 
-/** Device ids in paths: a malformed one is a 404 'Device not found.', never a database error. */
-export const deviceIdParamsSchema = z.object({ id: z.uuid({ error: 'Device not found.' }) });
+/** Device ids in paths: a malformed one is a 400 with a clear message, never a database error. */
+export const deviceIdParamsSchema = z.object({ id: z.uuid({ error: 'The device id is not valid.' }) });
 
 export const deviceOrganizationTypeSchema = z.enum(['PERSONAL', 'COMPANY']);
 

@@ -2,3 +2,4 @@ export * from './users.js';
 export * from './idp.js';
 export * from './organizations.js';
 export * from './devices.js';
+export * from './servers.js';

@@ -5,6 +5,7 @@ import { HomePage } from '../../features/home/HomePage';
 import { PrivacyPolicyPage } from '../../features/legal/PrivacyPolicyPage';
 import { TermsOfServicePage } from '../../features/legal/TermsOfServicePage';
 import { NotFoundPage } from '../../features/not-found/NotFoundPage';
+import { OrganizationsRoutes } from '../../features/organizations/OrganizationsRoutes';
 import { CALLBACK_PATH } from '../auth/return-url';
 import { RouteGuard } from '../guards/RouteGuard';
 import type { RouteAccess } from '../guards/route-access';
@@ -34,7 +35,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomePage />, handle: user },
           { path: 'devices/*', element: notBuilt, handle: user },
-          { path: 'organizations/*', element: notBuilt, handle: user },
+          { path: 'organizations/*', element: <OrganizationsRoutes />, handle: user },
           { path: 'servers/*', element: notBuilt, handle: admin },
           { path: 'agent/*', element: notBuilt, handle: admin },
           { path: 'operator', element: notBuilt, handle: admin },

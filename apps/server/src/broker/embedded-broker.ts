@@ -1,0 +1,117 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { Aedes, type AuthenticateError } from 'aedes';
+import { isOwnTopic } from '@fleetlink/contract';
+
+/** Who a broker connection is, once authenticated. */
+export type BrokerIdentity = { kind: 'console' } | { kind: 'device'; deviceId: string };
+
+/** How the embedded broker checks accounts: the console's own, and each device's (from the database). */
+export interface BrokerAccounts {
+  authenticate(username: string, password: string): Promise<BrokerIdentity | undefined>;
+}
+
+export interface BrokerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+const BAD_CREDENTIALS = 4;
+const NOT_AUTHORIZED = 5;
+
+/**
+ * The built-in message server (DESIGN §1): Aedes on a TCP port, MQTT 3.1.1. The console may use
+ * every topic; a device only `fl/d/{itsId}/#`, and any other attempt is refused and logged.
+ */
+export class EmbeddedBroker {
+  private aedes?: Aedes;
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly identities = new WeakMap<object, BrokerIdentity>();
+
+  constructor(
+    private readonly opts: { host: string; port: number; accounts: BrokerAccounts; log: BrokerLog },
+  ) {}
+
+  get port(): number {
+    const addr = this.server?.address();
+    return addr && typeof addr === 'object' ? addr.port : this.opts.port;
+  }
+
+  get url(): string {
+    return `mqtt://${this.opts.host}:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const { accounts, log } = this.opts;
+    const aedes = await Aedes.createBroker({
+      authenticate: (client, username, password, done) => {
+        accounts
+          .authenticate(username ?? '', password?.toString('utf8') ?? '')
+          .then((identity) => {
+            if (!identity) {
+              log.warn({ clientId: client.id, username }, 'MQTT connection refused: bad username or password');
+              const err = new Error('Bad username or password') as AuthenticateError;
+              err.returnCode = BAD_CREDENTIALS;
+              return done(err, false);
+            }
+            this.identities.set(client, identity);
+            done(null, true);
+          })
+          .catch((e: Error) => {
+            log.warn({ err: e.message }, 'MQTT authentication failed');
+            const err = new Error('Server unavailable') as AuthenticateError;
+            err.returnCode = 3;
+            done(err, false);
+          });
+      },
+      authorizePublish: (client, packet, done) => {
+        // The broker itself (client null) publishes last wills and $SYS: those are always allowed.
+        if (!client) return done(null);
+        if (this.allowed(client, packet.topic, 'publish')) return done(null);
+        done(new Error('Not authorized'));
+      },
+      authorizeSubscribe: (client, sub, done) => {
+        if (this.allowed(client, sub.topic, 'subscribe')) return done(null, sub);
+        done(new Error('Not authorized'), null);
+      },
+    });
+    aedes.on('clientError', (client, err) => log.info({ clientId: client.id, err: err.message }, 'MQTT client error'));
+    this.aedes = aedes;
+    const server = createServer((socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+      aedes.handle(socket);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.port, this.opts.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+  }
+
+  private allowed(client: object & { id: string }, topic: string, action: 'publish' | 'subscribe'): boolean {
+    const identity = this.identities.get(client);
+    if (identity?.kind === 'console') return true;
+    if (identity?.kind === 'device' && isOwnTopic(identity.deviceId, topic)) return true;
+    this.opts.log.warn(
+      { clientId: client.id, deviceId: identity?.kind === 'device' ? identity.deviceId : undefined, topic, action, code: NOT_AUTHORIZED },
+      `MQTT ${action} refused: outside the device's own topics`,
+    );
+    return false;
+  }
+
+  /** Stops listening and drops every connection (clients see the broker go away). */
+  async stop(): Promise<void> {
+    const server = this.server;
+    const aedes = this.aedes;
+    this.server = undefined;
+    this.aedes = undefined;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (aedes) await new Promise<void>((resolve) => aedes.close(() => resolve()));
+  }
+}

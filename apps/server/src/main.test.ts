@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { passwordLogin } from './idp/password-login.js';
+import { freePort } from './testing/test-console.js';
+
+const serverDir = path.resolve(import.meta.dirname, '..');
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Runs `main.ts` as `npm run serve` does and collects its output. */
+function launch(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const started = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => stdout.includes('running at') && resolve());
+    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  started.catch(() => {}); // tests that expect a failed start await `exited` instead
+
+  return { child, exited, started, out: () => stdout, err: () => stderr };
+}
+
+const tempDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'fleetlink-main-'));
+  dirs.push(d);
+  return d;
+};
+
+describe('start and stop', () => {
+  it('prints the URL and the seeded accounts, stops on SIGTERM, survives kill -9 with its data', async () => {
+    const dataDir = tempDir();
+    const port = String(await freePort());
+    const first = launch({ PORT: port, DATA_DIR: dataDir });
+    await first.started;
+    expect(first.out()).toContain(`Fleetlink console running at http://localhost:${port}`);
+    expect(first.out()).toContain('admin@fleetlink.local / admin');
+    const tokens = await passwordLogin({ consoleUrl: `http://localhost:${port}`, email: 'user@fleetlink.local', password: 'user' });
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    // The second start reuses the data: the signing keys and the session's refresh token still work.
+    const second = launch({ PORT: port, DATA_DIR: dataDir });
+    await second.started;
+    const me = await fetch(`http://localhost:${port}/api/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(me.status).toBe(200);
+    second.child.kill('SIGKILL');
+    await second.exited;
+
+    const third = launch({ PORT: port, DATA_DIR: dataDir });
+    await third.started;
+    const refreshed = await fetch(`http://localhost:${port}/idp/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: 'fleetlink-console' }),
+    });
+    expect(refreshed.status).toBe(200);
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+  }, 90_000);
+
+  it('stops with one clear line on a bad DATABASE_URL', async () => {
+    const bad = launch({ PORT: String(await freePort()), DATA_DIR: tempDir(), DATABASE_URL: 'mysql://nope' });
+    expect(await bad.exited).toBe(1);
+    expect(bad.err().trim()).toBe('Invalid configuration: DATABASE_URL: DATABASE_URL must start with postgres:// or postgresql://');
+
+    const unreachable = launch({ PORT: String(await freePort()), DATA_DIR: tempDir(), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(await unreachable.exited).toBe(1);
+    expect(unreachable.err().trim().split('\n')).toHaveLength(1);
+    expect(unreachable.err()).toMatch(/^Cannot connect to DATABASE_URL \(postgres:\/\/nobody@127\.0\.0\.1:1\/none\): /);
+  }, 60_000);
+
+  it('stops with one clear line when the OIDC issuer is unreachable', async () => {
+    const run = launch({ PORT: String(await freePort()), DATA_DIR: tempDir(), OIDC_ISSUER: 'http://127.0.0.1:1/realms/fleetlink' });
+    expect(await run.exited).toBe(1);
+    expect(run.err().trim().split('\n')).toHaveLength(1);
+    expect(run.err()).toMatch(/^Cannot reach the OIDC issuer at http:\/\/127\.0\.0\.1:1\/realms\/fleetlink\/\.well-known\/openid-configuration/);
+  }, 60_000);
+});

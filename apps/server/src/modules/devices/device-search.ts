@@ -1,0 +1,52 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { devices } from '../../db/schema/index.js';
+
+/**
+ * The full-text document of a device, computed in SQL from its own columns so every writer (the
+ * form, the agent's reports, the reindex call) produces the same document: name, description,
+ * tags, id, hostname, IP addresses and OS name, with the 'simple' configuration (no stemming: names
+ * and hostnames are not English prose).
+ */
+export const searchDocument: SQL = sql`to_tsvector('simple',
+  coalesce(${devices.name}, '') || ' ' ||
+  coalesce(${devices.description}, '') || ' ' ||
+  array_to_string(${devices.tags}, ' ') || ' ' ||
+  ${devices.id}::text || ' ' ||
+  coalesce(${devices.properties} ->> 'hostname', '') || ' ' ||
+  coalesce(${devices.properties} ->> 'os.name', '') || ' ' ||
+  coalesce((select string_agg(a ->> 'ip', ' ') from jsonb_array_elements(${devices.addresses}) a), ''))`;
+
+/**
+ * Turns what a person typed into a prefix tsquery (`'term':* & 'other':*`). Characters with a
+ * meaning in tsquery syntax are dropped, so input can never make the query fail.
+ */
+export function toPrefixQuery(input: string | undefined): string | undefined {
+  const terms = (input ?? '')
+    .split(/\s+/)
+    .map((t) => t.toLowerCase().replace(/[^\p{L}\p{N}._@/+-]/gu, ''))
+    .map((t) => t.replace(/^[-+./]+|[-+./]+$/g, ''))
+    .filter((t) => t.length > 0)
+    .slice(0, 8);
+  if (!terms.length) return undefined;
+  return terms.map((t) => `'${t}':*`).join(' & ');
+}
+
+/**
+ * When the input looks like the start of a device id (hex, optionally with dashes), the uuid range
+ * it covers: searching by id prefix then uses the primary key instead of the text index.
+ */
+export function idPrefixRange(input: string | undefined): { from: string; to: string } | undefined {
+  const term = (input ?? '').trim().toLowerCase();
+  if (!/^[0-9a-f-]{4,36}$/.test(term)) return undefined;
+  const hex = term.replace(/-/g, '');
+  if (hex.length < 4 || hex.length > 32) return undefined;
+  // The dashes must sit where a uuid has them, otherwise it is not an id prefix.
+  const template = '00000000-0000-0000-0000-000000000000';
+  const format = (digits: string) => {
+    let i = 0;
+    return template.replace(/0/g, () => digits[i++]!);
+  };
+  const expected = format(hex.padEnd(32, '0')).slice(0, term.length);
+  if (expected !== term) return undefined;
+  return { from: format(hex.padEnd(32, '0')), to: format(hex.padEnd(32, 'f')) };
+}

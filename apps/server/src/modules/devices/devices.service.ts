@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import type { Device, DeviceForm, DeviceListItem, DeviceSearchQuery, DeviceSearchResult } from '@fleetlink/contract';
+import type { Principal } from '../../auth/principal.js';
+import { notFound } from '../../lib/app-error.js';
+import type { OrganizationPolicy } from '../organizations/organization.policy.js';
+import type { DeviceWithOrganization, DeviceWrite, DevicesRepository } from './devices.repository.js';
+
+/** The installation key: a secret the agent presents at enrollment (256 random bits). */
+export const newInstallationKey = () => randomBytes(32).toString('base64url');
+
+/** Device rules; every access goes through the organization policy first. */
+export class DevicesService {
+  constructor(
+    private readonly repo: DevicesRepository,
+    private readonly policy: OrganizationPolicy,
+  ) {}
+
+  async search(p: Principal, q: DeviceSearchQuery): Promise<DeviceSearchResult> {
+    const { rows, totals } = await this.repo.search({
+      username: p.username,
+      search: q.search,
+      status: q.status,
+      limit: q.size,
+      offset: q.page * q.size,
+    });
+    return { devices: rows.map(toListItem), totals, page: q.page, size: q.size };
+  }
+
+  async get(p: Principal, id: string): Promise<Device> {
+    await this.policy.readDevice(p, id);
+    return this.load(id);
+  }
+
+  async create(p: Principal, form: DeviceForm): Promise<Device> {
+    await this.policy.createDeviceIn(p, form.organization);
+    const id = await this.repo.insert({ ...toWrite(form), installationKey: newInstallationKey() });
+    return this.load(id);
+  }
+
+  async update(p: Principal, id: string, form: DeviceForm): Promise<Device> {
+    const access = await this.policy.writeDevice(p, id);
+    // Moving a device to another organization needs the same right there as creating one.
+    if (form.organization !== access.organizationId) await this.policy.createDeviceIn(p, form.organization);
+    await this.repo.update(id, toWrite(form));
+    return this.load(id);
+  }
+
+  async remove(p: Principal, id: string): Promise<void> {
+    await this.policy.writeDevice(p, id);
+    await this.repo.delete(id);
+  }
+
+  tags(p: Principal): Promise<string[]> {
+    return this.repo.tagsOf(p.username);
+  }
+
+  /** Where the caller may create devices: organizations where they are CREATOR or ADMIN. */
+  creatableOrganizations(p: Principal) {
+    return this.repo.organizationsWithRole(p.username, ['CREATOR', 'ADMIN']);
+  }
+
+  reindex(): Promise<number> {
+    return this.repo.reindexAll();
+  }
+
+  private async load(id: string): Promise<Device> {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound('Device not found.');
+    return toDevice(row);
+  }
+}
+
+function toWrite(form: DeviceForm): DeviceWrite {
+  const description = form.description?.trim() ? form.description : null;
+  const tags = [...new Set((form.tags ?? []).map((t) => t.trim()).filter(Boolean))];
+  return { organizationId: form.organization, name: form.name, description, branch: form.branch, tags };
+}
+
+export function toListItem({ device: d, organization }: DeviceWithOrganization): DeviceListItem {
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    online: d.online,
+    tags: d.tags,
+    branch: d.branch,
+    organization,
+    properties: d.properties ?? null,
+    addresses: d.addresses,
+    drives: d.drives as DeviceListItem['drives'],
+    lastResponse: d.lastResponse ? new Date(d.lastResponse).toISOString() : null,
+    latency: d.latency,
+    // Servers, monitors and tunnels arrive with their capabilities.
+    servers: [],
+    monitors: [],
+    tunnels: [],
+  };
+}
+
+export function toDevice(row: DeviceWithOrganization): Device {
+  return { ...toListItem(row), installationId: row.device.installationKey };
+}

@@ -1,0 +1,11 @@
+import type { Db } from '../../db/client.js';
+import type { OrganizationPolicy } from '../organizations/organization.policy.js';
+import { DevicesRepository } from './devices.repository.js';
+import { devicesRoutes } from './devices.routes.js';
+import { DevicesService } from './devices.service.js';
+
+/** Wires the devices capability: repository → service → routes plugin options. */
+export function devicesModule(db: Db, policy: OrganizationPolicy) {
+  const repository = new DevicesRepository(db);
+  return { repository, service: new DevicesService(repository, policy), routes: devicesRoutes };
+}

@@ -1,0 +1,70 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { brokerSettings, deviceCredentials } from '../../db/schema/index.js';
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A named value of the messaging part created once and kept in the database. */
+export async function loadOrCreateSetting<T>(db: Db, name: string, create: () => T): Promise<T> {
+  const [found] = await db.select().from(brokerSettings).where(eq(brokerSettings.name, name));
+  if (found) return found.value as T;
+  await db.insert(brokerSettings).values({ name, value: create() as object }).onConflictDoNothing();
+  const [row] = await db.select().from(brokerSettings).where(eq(brokerSettings.name, name));
+  return row!.value as T;
+}
+
+/**
+ * Device MQTT accounts. The password is HMAC(secret, deviceId:salt): the console can provision the
+ * same password on another broker when it migrates a device, while the database keeps only a hash
+ * (and a new salt, at re-enrollment, retires the old password).
+ */
+export class DeviceCredentials {
+  private constructor(
+    private readonly db: Db,
+    private readonly secret: Buffer,
+  ) {}
+
+  static async open(db: Db): Promise<DeviceCredentials> {
+    const secret = await loadOrCreateSetting(db, 'credentialSecret', () => randomBytes(32).toString('base64'));
+    return new DeviceCredentials(db, Buffer.from(secret, 'base64'));
+  }
+
+  private derive(deviceId: string, salt: string): string {
+    return createHmac('sha256', this.secret).update(`${deviceId}:${salt}`).digest('base64url');
+  }
+
+  /** Issues a fresh password for a device (its username is its id). */
+  async issue(deviceId: string): Promise<{ username: string; password: string }> {
+    const salt = randomBytes(12).toString('base64url');
+    const password = this.derive(deviceId, salt);
+    const values = { deviceId, username: deviceId, passwordHash: sha256(password), salt, createdAt: new Date() };
+    await this.db
+      .insert(deviceCredentials)
+      .values(values)
+      .onConflictDoUpdate({ target: deviceCredentials.deviceId, set: { passwordHash: values.passwordHash, salt, createdAt: values.createdAt } });
+    return { username: deviceId, password };
+  }
+
+  /** The device's current password, for provisioning it on another broker. */
+  async current(deviceId: string): Promise<{ username: string; password: string } | undefined> {
+    const [row] = await this.db.select().from(deviceCredentials).where(eq(deviceCredentials.deviceId, deviceId));
+    return row ? { username: row.username, password: this.derive(deviceId, row.salt) } : undefined;
+  }
+
+  /** The device id when the username and password match an account. */
+  async verify(username: string, password: string): Promise<string | undefined> {
+    if (!username || !password) return undefined;
+    const [row] = await this.db
+      .select({ deviceId: deviceCredentials.deviceId, passwordHash: deviceCredentials.passwordHash })
+      .from(deviceCredentials)
+      .where(eq(deviceCredentials.username, username));
+    return row && safeEqual(row.passwordHash, sha256(password)) ? row.deviceId : undefined;
+  }
+}

@@ -1,0 +1,62 @@
+import type { DomainStatus } from '@fleetlink/contract';
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { organizationDomains } from '../../db/schema/index.js';
+
+export type DomainRow = typeof organizationDomains.$inferSelect;
+
+/** SQL of organizations' custom domains and their CNAME check state. */
+export class DomainRepository {
+  constructor(private readonly db: Db) {}
+
+  async listFor(organizationId: string): Promise<DomainRow[]> {
+    return this.db
+      .select()
+      .from(organizationDomains)
+      .where(eq(organizationDomains.organizationId, organizationId))
+      .orderBy(asc(organizationDomains.creationDate), asc(organizationDomains.domain));
+  }
+
+  async find(organizationId: string, domainId: string): Promise<DomainRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(organizationDomains)
+      .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.id, domainId)));
+    return row;
+  }
+
+  async findByName(domain: string): Promise<DomainRow | undefined> {
+    const [row] = await this.db.select().from(organizationDomains).where(eq(organizationDomains.domain, domain));
+    return row;
+  }
+
+  async add(organizationId: string, domain: string): Promise<DomainRow> {
+    const [row] = await this.db.insert(organizationDomains).values({ organizationId, domain }).returning();
+    return row;
+  }
+
+  async remove(organizationId: string, domainId: string): Promise<void> {
+    await this.db
+      .delete(organizationDomains)
+      .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.id, domainId)));
+  }
+
+  /** Domains never checked or last checked before `before`, least recently checked first. */
+  async dueForCheck(before: Date, limit: number): Promise<DomainRow[]> {
+    return this.db
+      .select()
+      .from(organizationDomains)
+      .where(or(isNull(organizationDomains.checkedAt), lt(organizationDomains.checkedAt, before)))
+      .orderBy(sql`${organizationDomains.checkedAt} asc nulls first`)
+      .limit(limit);
+  }
+
+  async recordCheck(id: string, status: DomainStatus, reason: string | null, at: Date): Promise<DomainRow | undefined> {
+    const [row] = await this.db
+      .update(organizationDomains)
+      .set({ status, statusReason: reason, checkedAt: at, checkCount: sql`${organizationDomains.checkCount} + 1` })
+      .where(eq(organizationDomains.id, id))
+      .returning();
+    return row;
+  }
+}

@@ -1,0 +1,64 @@
+import type { OrganizationDomain } from '@fleetlink/contract';
+import type { Principal } from '../../auth/principal.js';
+import { conflict, notFound } from '../../lib/app-error.js';
+import { checkDomain, type CnameLookup } from './domain-check.js';
+import type { DomainRepository, DomainRow } from './domain.repository.js';
+import type { OrganizationPolicy } from './organization.policy.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+export const toDomain = (d: DomainRow): OrganizationDomain => ({
+  id: d.id,
+  domain: d.domain,
+  status: d.status,
+  statusReason: d.statusReason,
+  checkedAt: d.checkedAt?.toISOString() ?? null,
+  creationDate: d.creationDate.toISOString(),
+});
+
+/** Custom domains: registered PENDING, ACTIVE once their CNAME points at the tunnel proxy host. */
+export class DomainService {
+  constructor(
+    private readonly repo: DomainRepository,
+    private readonly policy: OrganizationPolicy,
+    private readonly lookup: CnameLookup,
+    readonly proxyHost: string,
+  ) {}
+
+  async list(organizationId: string): Promise<OrganizationDomain[]> {
+    return (await this.repo.listFor(organizationId)).map(toDomain);
+  }
+
+  /** Registers the domain and checks it right away, so the answer already says ACTIVE or why not. */
+  async register(p: Principal, organizationId: string, domain: string): Promise<OrganizationDomain> {
+    await this.policy.manageOrganization(p, organizationId);
+    const taken = () => conflict(`The domain ${domain} is already registered.`);
+    if (await this.repo.findByName(domain)) throw taken();
+    let row: DomainRow;
+    try {
+      row = await this.repo.add(organizationId, domain);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw taken();
+      throw err;
+    }
+    return toDomain((await this.check(row)) ?? row);
+  }
+
+  async revoke(p: Principal, organizationId: string, domainId: string): Promise<void> {
+    await this.policy.manageOrganization(p, organizationId);
+    if (!(await this.repo.find(organizationId, domainId))) throw notFound('Domain not found.');
+    await this.repo.remove(organizationId, domainId);
+  }
+
+  /** Looks the CNAME up and records the outcome; undefined when the domain was removed meanwhile. */
+  async check(row: DomainRow, now = new Date()): Promise<DomainRow | undefined> {
+    const result = await checkDomain(this.lookup, row.domain, this.proxyHost);
+    return this.repo.recordCheck(row.id, result.status, result.reason, now);
+  }
+
+  /** One round of the periodic re-check: domains not checked within `maxAgeMs`, a batch at a time. */
+  async checkDue(maxAgeMs: number, batch = 50): Promise<number> {
+    const due = await this.repo.dueForCheck(new Date(Date.now() - maxAgeMs), batch);
+    for (const row of due) await this.check(row);
+    return due.length;
+  }
+}

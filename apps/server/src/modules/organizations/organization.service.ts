@@ -1,0 +1,94 @@
+import {
+  ORGANIZATION_HAS_DEVICES,
+  type MyOrganization,
+  type Organization,
+  type OrganizationDetail,
+  type OrganizationForm,
+  type OrganizationUser,
+  type OrganizationUserForm,
+} from '@fleetlink/contract';
+import type { Principal } from '../../auth/principal.js';
+import { conflict, notFound } from '../../lib/app-error.js';
+import type { DomainService } from './domain.service.js';
+import type { MemberRow, OrganizationRepository } from './organization.repository.js';
+import type { OrganizationPolicy } from './organization.policy.js';
+import { isForeignKeyViolation, isUniqueViolation } from './unique-violation.js';
+
+export const toUser = (m: MemberRow): OrganizationUser => ({
+  id: m.id,
+  email: m.email,
+  role: m.role,
+  requestDate: m.requestDate.toISOString(),
+});
+
+/** The rules of organizations and their members (SPEC §2, §5, §6); access is asked of the policy. */
+export class OrganizationService {
+  constructor(
+    private readonly repo: OrganizationRepository,
+    private readonly policy: OrganizationPolicy,
+    private readonly domains: DomainService,
+  ) {}
+
+  mine(p: Principal): Promise<MyOrganization[]> {
+    return this.repo.listForMember(p.username);
+  }
+
+  all(): Promise<Organization[]> {
+    return this.repo.listAll();
+  }
+
+  async detail(p: Principal, id: string): Promise<OrganizationDetail> {
+    const role = await this.policy.readOrganization(p, id);
+    const org = await this.repo.find(id);
+    if (!org) throw notFound('Organization not found.');
+    const [devicesCount, members, domains] = await Promise.all([
+      this.repo.countDevices(id),
+      this.repo.members(id),
+      this.domains.list(id),
+    ]);
+    return { ...org, role, devicesCount, users: members.map(toUser), domains, proxyHost: this.domains.proxyHost };
+  }
+
+  async create(p: Principal, form: OrganizationForm): Promise<OrganizationDetail> {
+    const id = await this.repo.create(form, p.username);
+    return this.detail(p, id);
+  }
+
+  async update(p: Principal, id: string, form: OrganizationForm): Promise<OrganizationDetail> {
+    await this.policy.manageOrganization(p, id);
+    await this.repo.update(id, form);
+    return this.detail(p, id);
+  }
+
+  async remove(p: Principal, id: string): Promise<void> {
+    await this.policy.manageOrganization(p, id);
+    if ((await this.repo.countDevices(id)) > 0) throw conflict(ORGANIZATION_HAS_DEVICES);
+    try {
+      await this.repo.delete(id);
+    } catch (err) {
+      // A device created between the count and the delete: the foreign key refuses, same answer.
+      if (isForeignKeyViolation(err)) throw conflict(ORGANIZATION_HAS_DEVICES);
+      throw err;
+    }
+  }
+
+  async addUser(p: Principal, id: string, form: OrganizationUserForm): Promise<OrganizationUser> {
+    await this.policy.manageOrganization(p, id);
+    const duplicate = () => conflict(`${form.email} is already a member of this organization.`);
+    if (await this.repo.findMemberByEmail(id, form.email)) throw duplicate();
+    try {
+      return toUser(await this.repo.addMember(id, form.email, form.role));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicate();
+      throw err;
+    }
+  }
+
+  async removeUser(p: Principal, id: string, memberId: string): Promise<void> {
+    await this.policy.manageOrganization(p, id);
+    const member = await this.repo.findMember(id, memberId);
+    if (!member) throw notFound('Member not found.');
+    if (member.role === 'CREATOR') throw conflict(`The access of ${member.email} cannot be revoked: they created this organization.`);
+    await this.repo.removeMember(id, memberId);
+  }
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import { createCnameLookup, type CnameLookup } from './domain-check.js';
+import { DomainMonitor } from './domain-monitor.js';
+import { DomainRepository } from './domain.repository.js';
+import { DomainService } from './domain.service.js';
+import { OrganizationRepository } from './organization.repository.js';
+import type { OrganizationPolicy } from './organization.policy.js';
+import { organizationRoutes } from './organization.routes.js';
+import { OrganizationService } from './organization.service.js';
+
+interface OrganizationsModuleOptions {
+  db: Db;
+  env: Pick<Env, 'TUNNEL_PROXY_HOST' | 'DNS_SERVERS' | 'DOMAIN_CHECK_INTERVAL'>;
+  policy: OrganizationPolicy;
+  lookup?: CnameLookup;
+}
+
+/**
+ * Composes the organizations feature: services, routes, and the periodic custom-domain check, which
+ * starts with the server and stops when it closes.
+ */
+export async function registerOrganizations(api: FastifyInstance, opts: OrganizationsModuleOptions) {
+  const domains = new DomainService(
+    new DomainRepository(opts.db),
+    opts.policy,
+    opts.lookup ?? createCnameLookup(opts.env.DNS_SERVERS),
+    opts.env.TUNNEL_PROXY_HOST,
+  );
+  const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains);
+  await api.register(organizationRoutes, { organizations, domains });
+  const monitor = new DomainMonitor(domains, opts.env.DOMAIN_CHECK_INTERVAL * 1000, api.log);
+  api.addHook('onReady', async () => void monitor.start());
+  api.addHook('onClose', () => monitor.close());
+  return { organizations, domains, monitor };
+}

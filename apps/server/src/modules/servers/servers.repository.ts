@@ -1,0 +1,91 @@
+import type { ServerStatus, ServerType } from '@fleetlink/contract';
+import { and, asc, count, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { deviceServers, organizations, servers } from '../../db/schema/index.js';
+
+export type ServerRow = typeof servers.$inferSelect;
+export type ServerInsert = typeof servers.$inferInsert;
+export interface ServerWithLoad extends ServerRow {
+  devicesCount: number;
+  organizationName: string | null;
+}
+
+const devicesCount = sql<number>`(select count(*)::int from ${deviceServers} where ${deviceServers.serverId} = ${servers.id})`;
+
+/** The SQL of servers and of which device uses which. */
+export class ServersRepository {
+  constructor(private readonly db: Db) {}
+
+  private selectWithLoad() {
+    return this.db
+      .select({ ...getTableColumns(servers), devicesCount, organizationName: organizations.name })
+      .from(servers)
+      .leftJoin(organizations, eq(organizations.id, servers.organizationId));
+  }
+
+  list(type?: ServerType): Promise<ServerWithLoad[]> {
+    const q = this.selectWithLoad();
+    return (type ? q.where(eq(servers.type, type)) : q).orderBy(asc(servers.type), asc(servers.createdAt));
+  }
+
+  async findById(id: string): Promise<ServerWithLoad | undefined> {
+    const [row] = await this.selectWithLoad().where(eq(servers.id, id));
+    return row;
+  }
+
+  async insert(values: ServerInsert): Promise<string> {
+    const [row] = await this.db.insert(servers).values(values).returning({ id: servers.id });
+    return row!.id;
+  }
+
+  async update(id: string, values: Partial<ServerInsert>): Promise<void> {
+    await this.db.update(servers).set({ ...values, updatedAt: new Date() }).where(eq(servers.id, id));
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.delete(servers).where(eq(servers.id, id));
+  }
+
+  async organizationExists(id: string): Promise<boolean> {
+    const [row] = await this.db.select({ n: count() }).from(organizations).where(eq(organizations.id, id));
+    return (row?.n ?? 0) > 0;
+  }
+
+  /** The servers a device is assigned to. */
+  assignedTo(deviceId: string): Promise<ServerWithLoad[]> {
+    return this.selectWithLoad()
+      .innerJoin(deviceServers, eq(deviceServers.serverId, servers.id))
+      .where(eq(deviceServers.deviceId, deviceId))
+      .orderBy(asc(servers.type));
+  }
+
+  /**
+   * The least-loaded server of a type that takes new devices (SPEC §5 assignment): the
+   * organization's private servers when it has any online, otherwise the shared ones.
+   */
+  async leastLoaded(type: ServerType, organizationId: string): Promise<ServerRow | undefined> {
+    const accepting: ServerStatus = 'ONLINE';
+    const pick = async (owner: ReturnType<typeof eq> | ReturnType<typeof isNull>) => {
+      const [row] = await this.db
+        .select(getTableColumns(servers))
+        .from(servers)
+        .where(and(eq(servers.type, type), eq(servers.status, accepting), owner))
+        .orderBy(sql`${devicesCount}::float / greatest(${servers.maxCapacity}, 1)`, asc(servers.createdAt))
+        .limit(1);
+      return row;
+    };
+    return (await pick(eq(servers.organizationId, organizationId))) ?? (await pick(isNull(servers.organizationId)));
+  }
+
+  async assign(deviceId: string, serverId: string): Promise<void> {
+    await this.db.insert(deviceServers).values({ deviceId, serverId }).onConflictDoNothing();
+  }
+
+  /** Moves a device from one server to another in one step. */
+  async move(deviceId: string, fromServerId: string, toServerId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(deviceServers).where(and(eq(deviceServers.deviceId, deviceId), eq(deviceServers.serverId, fromServerId)));
+      await tx.insert(deviceServers).values({ deviceId, serverId: toServerId }).onConflictDoNothing();
+    });
+  }
+}

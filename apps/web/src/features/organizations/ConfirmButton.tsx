@@ -1,0 +1,41 @@
+import { Button, Group, Modal, Text, type ButtonProps } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+
+interface ConfirmButtonProps extends ButtonProps {
+  /** The question, e.g. 'Revoke domain example.com?'. */
+  question: string;
+  confirmLabel?: string;
+  onConfirm: () => Promise<unknown> | void;
+  children: ReactNode;
+  'aria-label'?: string;
+}
+
+/** A button that asks first; the action runs only after 'Yes' in the dialog. */
+export function ConfirmButton({ question, confirmLabel = 'Yes', onConfirm, children, ...button }: ConfirmButtonProps) {
+  const [opened, { open, close }] = useDisclosure(false);
+  return (
+    <>
+      <Button {...button} onClick={open}>
+        {children}
+      </Button>
+      <Modal opened={opened} onClose={close} title="Please confirm" centered>
+        <Text mb="lg">{question}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            onClick={async () => {
+              close();
+              await Promise.resolve(onConfirm()).catch(() => {});
+            }}
+          >
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { Loader, Stack, Title } from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
+import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
+import { useOrganization, useSaveOrganization } from './organization-api';
+import { OrganizationForm } from './OrganizationForm';
+
+/** /organizations/new (create) */
+export function OrganizationCreatePage() {
+  const navigate = useNavigate();
+  const save = useSaveOrganization(undefined);
+  return (
+    <Stack>
+      <AppBreadcrumbs items={[{ label: 'My Organizations', to: '/organizations' }, { label: 'New organization' }]} />
+      <Title order={1}>Create new organization</Title>
+      <OrganizationForm
+        submitLabel="Create organization"
+        saving={save.isPending}
+        onCancel={() => navigate('/organizations')}
+        onSubmit={(values) => save.mutate(values, { onSuccess: () => navigate('/organizations') })}
+      />
+    </Stack>
+  );
+}
+
+/** /organizations/{id}/edit (update), inside the organization's tabs. */
+export function OrganizationEditPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const { data } = useOrganization(id);
+  const save = useSaveOrganization(id);
+  if (!data) return <Loader />;
+  return (
+    <Stack>
+      <Title order={2}>Update organization</Title>
+      <OrganizationForm
+        key={data.id}
+        initial={data}
+        submitLabel="Update organization"
+        saving={save.isPending}
+        onCancel={() => navigate('/organizations')}
+        onSubmit={(values) => save.mutate(values, { onSuccess: () => navigate('/organizations') })}
+      />
+    </Stack>
+  );
+}

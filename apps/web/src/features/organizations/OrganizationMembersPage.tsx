@@ -1,0 +1,106 @@
+import { memberRoles, organizationUserFormSchema } from '@fleetlink/contract';
+import { Badge, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconUserMinus, IconUserPlus } from '@tabler/icons-react';
+import { useParams } from 'react-router';
+import { useSession } from '../../app/auth/useSession';
+import { ConfirmButton } from './ConfirmButton';
+import { since } from './format';
+import { canManage, useAddMember, useOrganization, useRevokeMember } from './organization-api';
+import { zodValidate } from './zod-validate';
+
+interface MemberValues {
+  email: string;
+  role: 'USER' | 'ADMIN';
+}
+
+function AddMemberForm({ organizationId }: { organizationId: string }) {
+  const add = useAddMember(organizationId);
+  const form = useForm<MemberValues>({
+    mode: 'controlled',
+    initialValues: { email: '', role: 'USER' },
+    validate: zodValidate<MemberValues>(organizationUserFormSchema),
+    validateInputOnBlur: true,
+    validateInputOnChange: true,
+  });
+  return (
+    <Card withBorder padding="lg">
+      <form noValidate onSubmit={form.onSubmit((values) => add.mutate(values, { onSuccess: () => form.reset() }))}>
+        <Title order={3} size="h5" mb="xs">
+          Add user
+        </Title>
+        <Group align="flex-start">
+          <TextInput label="Email" withAsterisk type="email" style={{ flex: 1, minWidth: 220 }} {...form.getInputProps('email')} />
+          <Select
+            label="Role"
+            withAsterisk
+            allowDeselect={false}
+            data={memberRoles.map((r) => ({ value: r, label: r }))}
+            w={140}
+            {...form.getInputProps('role')}
+          />
+          <Button type="submit" mt={25} loading={add.isPending} leftSection={<IconUserPlus size={16} />}>
+            Add user
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed" mt="xs">
+          No notification is sent to new members: let them know they can now sign in and see this organization.
+        </Text>
+      </form>
+    </Card>
+  );
+}
+
+/** Members tab: who has access, with which role; managers add members and revoke all but the CREATOR. */
+export function OrganizationMembersPage() {
+  const { id = '' } = useParams();
+  const { data } = useOrganization(id);
+  const revoke = useRevokeMember(id);
+  const { username } = useSession();
+  if (!data) return null;
+  const manage = canManage(data.role);
+
+  return (
+    <Stack>
+      <Table verticalSpacing="sm" aria-label="Members">
+        <Table.Tbody>
+          {data.users.map((u) => (
+            <Table.Tr key={u.id} data-testid="member-row">
+              <Table.Td>
+                <Group gap="xs">
+                  <Text>{u.email}</Text>
+                  {u.email === username?.toLowerCase() ? (
+                    <Badge size="sm" color="teal">
+                      ME
+                    </Badge>
+                  ) : null}
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {since(u.requestDate)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Badge variant="light">{u.role}</Badge>
+              </Table.Td>
+              <Table.Td ta="right">
+                {manage && u.role !== 'CREATOR' ? (
+                  <ConfirmButton
+                    size="xs"
+                    color="red"
+                    variant="subtle"
+                    leftSection={<IconUserMinus size={14} />}
+                    question={`Revoke access to ${u.email}?`}
+                    onConfirm={() => revoke.mutateAsync(u.id)}
+                  >
+                    Revoke access
+                  </ConfirmButton>
+                ) : null}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {manage ? <AddMemberForm organizationId={id} /> : null}
+    </Stack>
+  );
+}

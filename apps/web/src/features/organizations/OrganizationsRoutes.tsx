@@ -1,0 +1,50 @@
+import { Alert } from '@mantine/core';
+import { Route, Routes, useParams } from 'react-router';
+import { NotFoundPage } from '../not-found/NotFoundPage';
+import { OrganizationDomainsPage } from './OrganizationDomainsPage';
+import { OrganizationCreatePage, OrganizationEditPage } from './OrganizationFormPage';
+import { OrganizationLayout } from './OrganizationLayout';
+import { OrganizationListPage } from './OrganizationListPage';
+import { OrganizationMembersPage } from './OrganizationMembersPage';
+import { OrganizationSummaryPage } from './OrganizationSummaryPage';
+import { canManage, useOrganization } from './organization-api';
+
+function ManagersOnly({ children }: { children: React.ReactNode }) {
+  const { id } = useParams();
+  const { data } = useOrganization(id);
+  if (!data) return null;
+  return canManage(data.role) ? (
+    children
+  ) : (
+    <Alert color="yellow" title="Not allowed">
+      Only the creator or an administrator of this organization can edit it.
+    </Alert>
+  );
+}
+
+/** Everything under /organizations (SPEC §2 Organizations); mounted by the shell's router. */
+export function OrganizationsRoutes() {
+  return (
+    <Routes>
+      <Route index element={<OrganizationListPage />} />
+      <Route path="new" element={<OrganizationCreatePage />} />
+      <Route path=":id" element={<OrganizationLayout />}>
+        <Route index element={<OrganizationSummaryPage />} />
+        <Route path="members" element={<OrganizationMembersPage />} />
+        <Route path="domain" element={<OrganizationDomainsPage />} />
+        <Route
+          path="edit"
+          element={
+            <ManagersOnly>
+              <OrganizationEditPage />
+            </ManagersOnly>
+          }
+        />
+        {/* Invoices come with billing, a later capability. */}
+        <Route path="invoices" element={<NotFoundPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * Device search benchmark (issue 3): seeds 100,000 devices in one organization (plus 10,000 in
+ * another, so membership scoping is real) and measures p50/p95 of searches with their tab counts.
+ *
+ *   npx tsx bench/device-search.bench.ts                                  # PGlite in a temp folder
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<fresh db> npx tsx bench/device-search.bench.ts
+ *
+ * Target: p95 < 50 ms on PostgreSQL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { devices, organizationMembers, organizations } from '../apps/server/src/db/schema/index.js';
+import { DevicesRepository } from '../apps/server/src/modules/devices/devices.repository.js';
+import { searchDocument } from '../apps/server/src/modules/devices/device-search.js';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
+const USERNAME = 'bench@fleetlink.local';
+
+const dataDir = process.env.DATABASE_URL ? undefined : mkdtempSync(path.join(tmpdir(), 'fleetlink-bench-'));
+const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: dataDir ?? '' });
+const db = database.db;
+const repo = new DevicesRepository(db);
+
+async function seedOrganization(name: string, count: number, member: string): Promise<string> {
+  const [org] = await db.insert(organizations).values({ type: 'COMPANY', name }).returning({ id: organizations.id });
+  await db.insert(organizationMembers).values({ organizationId: org!.id, email: member, role: 'ADMIN' });
+  await db.execute(sql`
+    insert into devices (organization_id, name, description, tags, installation_key, online, properties, addresses, last_response)
+    select ${org!.id}::uuid,
+      'device-' || i,
+      'Device number ' || i || ' in ' || (array['Amsterdam','Berlin','Paris','Madrid','Rome'])[1 + i % 5],
+      array['rack-' || (i % 50), case when i % 3 = 0 then 'kiosk' else 'sensor' end],
+      md5(i::text),
+      i % 4 = 0,
+      case when i % 2 = 0 then jsonb_build_object('hostname', 'host-' || i, 'os.name', case when i % 3 = 0 then 'Windows 11' else 'Debian GNU/Linux' end) end,
+      jsonb_build_array(jsonb_build_object('type', 'LOCAL', 'ip', '10.' || (i / 65536) % 256 || '.' || (i / 256) % 256 || '.' || i % 256)),
+      now() - (i || ' seconds')::interval
+    from generate_series(1, ${count}) i`);
+  await db.update(devices).set({ search: searchDocument }).where(eq(devices.organizationId, org!.id));
+  return org!.id;
+}
+
+const t0 = performance.now();
+const orgId = await seedOrganization('Bench fleet', DEVICES, USERNAME);
+await seedOrganization('Other fleet', Math.round(DEVICES / 10), 'other@fleetlink.local');
+await db.execute(sql`analyze devices`);
+await db.execute(sql`analyze organization_members`);
+console.log(`${database.kind}: seeded ${DEVICES} + ${Math.round(DEVICES / 10)} devices in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+const [sample] = await db.select({ id: devices.id }).from(devices).where(eq(devices.organizationId, orgId)).limit(1);
+const cases: [string, Parameters<DevicesRepository['search']>[0]][] = [
+  ['all, first page', { username: USERNAME, limit: 20, offset: 0 }],
+  ['all, online tab', { username: USERNAME, status: 'online', limit: 20, offset: 0 }],
+  ['all, page 100', { username: USERNAME, limit: 20, offset: 2000 }],
+  ['"kiosk" (33%)', { username: USERNAME, search: 'kiosk', limit: 20, offset: 0 }],
+  ['"berl" prefix (20%)', { username: USERNAME, search: 'berl', limit: 20, offset: 0 }],
+  ['"device-4242"', { username: USERNAME, search: 'device-4242', limit: 20, offset: 0 }],
+  ['"host-777" offline', { username: USERNAME, search: 'host-777', status: 'offline', limit: 20, offset: 0 }],
+  ['"10.0.1" ip prefix', { username: USERNAME, search: '10.0.1', limit: 20, offset: 0 }],
+  ['"windows kiosk"', { username: USERNAME, search: 'windows kiosk', limit: 20, offset: 0 }],
+  ['id prefix (8)', { username: USERNAME, search: sample!.id.slice(0, 8), limit: 5, offset: 0 }],
+  ['dropdown "dev" size 5', { username: USERNAME, search: 'dev', limit: 5, offset: 0 }],
+];
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+console.log(`${'query'.padEnd(24)} ${'matches'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
+let worst = 0;
+for (const [label, q] of cases) {
+  for (let i = 0; i < 3; i++) await repo.search(q);
+  const times: number[] = [];
+  let total = 0;
+  for (let i = 0; i < ITERATIONS; i++) {
+    const start = performance.now();
+    const result = await repo.search(q);
+    times.push(performance.now() - start);
+    total = result.totals.ALL;
+  }
+  times.sort((a, b) => a - b);
+  worst = Math.max(worst, pct(times, 95));
+  console.log(`${label.padEnd(24)} ${String(total).padStart(8)} ${pct(times, 50).toFixed(1).padStart(8)} ${pct(times, 95).toFixed(1).padStart(8)}`);
+}
+console.log(`worst p95: ${worst.toFixed(1)} ms (${database.kind}, ${ITERATIONS} runs per query)`);
+
+if (process.env.DATABASE_URL) {
+  // Leave a shared database as found.
+  await db.delete(devices).where(sql`organization_id in (select id from organizations where name in ('Bench fleet', 'Other fleet'))`);
+  await db.delete(organizations).where(sql`name in ('Bench fleet', 'Other fleet')`);
+}
+await database.close();
+if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { euCountryCodes } from '../countries.js';
+import { messages } from './messages.js';
+
+export const organizationTypes = ['PERSONAL', 'COMPANY'] as const;
+export type OrganizationType = (typeof organizationTypes)[number];
+export const organizationRoles = ['CREATOR', 'ADMIN', 'USER'] as const;
+export type OrganizationRole = (typeof organizationRoles)[number];
+/** Roles that can be given to a new member; CREATOR only comes from creating the organization. */
+export const memberRoles = ['USER', 'ADMIN'] as const;
+export type MemberRole = (typeof memberRoles)[number];
+export const domainStatuses = ['PENDING', 'ACTIVE', 'FAILED'] as const;
+export type DomainStatus = (typeof domainStatuses)[number];
+
+/** Field limits; the SPEC gives none for organizations, these keep rows and invoices sane. */
+export const organizationLimits = { name: 128, address: 255, telephone: 32, email: 255, vat: 32, domain: 253 } as const;
+
+const required = (label: string, max: number) =>
+  z
+    .string({ error: messages.required(label) })
+    .trim()
+    .min(1, messages.required(label))
+    .max(max, messages.maxLength(label, max));
+
+const optional = (label: string, max: number, pattern?: RegExp) => {
+  let s = z.string({ error: messages.pattern(label) }).trim().max(max, messages.maxLength(label, max));
+  if (pattern) s = s.regex(pattern, messages.pattern(label));
+  return s
+    .nullish()
+    .transform((v) => (v ? v : null));
+};
+
+const email = (label: string) =>
+  required(label, organizationLimits.email)
+    .pipe(z.email({ error: messages.email(label) }))
+    .transform((v) => v.toLowerCase());
+
+/** Digits, spaces and the usual separators; an international prefix is recommended by the help text. */
+export const telephonePattern = /^\+?[0-9][0-9 ()./-]*$/;
+/** A DNS host name: at least two labels of letters, digits and inner hyphens, 63 characters each. */
+export const hostNamePattern = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** SPEC §5 Organization: the same rules in the form and on the API. */
+export const organizationFormSchema = z
+  .object({
+    type: z.enum(organizationTypes, { error: messages.required('Type') }).default('PERSONAL'),
+    name: required('Name', organizationLimits.name),
+    country: z.enum(euCountryCodes, { error: messages.required('Country') }),
+    address: required('Address', organizationLimits.address),
+    telephone: optional('Telephone', organizationLimits.telephone, telephonePattern),
+    email: email('Email'),
+    vat: optional('VAT', organizationLimits.vat),
+  })
+  // VAT only means something for companies; a PERSONAL organization never keeps one.
+  .transform((o) => ({ ...o, vat: o.type === 'COMPANY' ? o.vat : null }));
+export type OrganizationFormInput = z.input<typeof organizationFormSchema>;
+export type OrganizationForm = z.output<typeof organizationFormSchema>;
+
+/** SPEC §5 Organization user. */
+export const organizationUserFormSchema = z.object({
+  email: email('Email'),
+  role: z.enum(memberRoles, { error: messages.required('Role') }).default('USER'),
+});
+export type OrganizationUserFormInput = z.input<typeof organizationUserFormSchema>;
+export type OrganizationUserForm = z.output<typeof organizationUserFormSchema>;
+
+/** SPEC §5 Domain: required, a valid host name (stored lowercase, without a trailing dot). */
+export const organizationDomainFormSchema = z.object({
+  domain: required('Domain', organizationLimits.domain)
+    .transform((v) => v.toLowerCase().replace(/\.$/, ''))
+    .pipe(z.string().regex(hostNamePattern, messages.pattern('Domain'))),
+});
+export type OrganizationDomainFormInput = z.input<typeof organizationDomainFormSchema>;
+export type OrganizationDomainForm = z.output<typeof organizationDomainFormSchema>;

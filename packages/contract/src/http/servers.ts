@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { messages } from '../forms/messages.js';
+
+export const serverTypes = ['MESSAGE', 'PROXY'] as const;
+export const serverTypeSchema = z.enum(serverTypes);
+export type ServerType = z.infer<typeof serverTypeSchema>;
+
+export const serverStatuses = ['ONLINE', 'ONLINE_REJECT_NEW_DEVICES', 'OFFLINE'] as const;
+export const serverStatusSchema = z.enum(serverStatuses);
+export type ServerStatus = z.infer<typeof serverStatusSchema>;
+/** How a status is shown (SPEC §4); anything else is 'Unknown'. */
+export const serverStatusLabel = (s: string | null | undefined): string =>
+  ({ ONLINE: 'Online', ONLINE_REJECT_NEW_DEVICES: 'Online reject new devices', OFFLINE: 'Offline' })[s ?? ''] ?? 'Unknown';
+
+export const SERVER_DEFAULT_CAPACITY = 100;
+export const SERVER_URL_MAX = 255;
+export const SERVER_TEXT_MAX = 255;
+export const SERVER_NOTES_MAX = 2048;
+/** A trust store file of up to 256 KiB, as base64. */
+export const SERVER_TRUST_STORE_MAX = Math.ceil((256 * 1024 * 4) / 3) + 4;
+
+/** Protocol, host and port, e.g. mqtts://mq.example.com:8883 or ssh://proxy.example.com:2222. */
+export const SERVER_URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/(\[[0-9a-f:.]+\]|[^\s/:?#[\]@]+):\d{1,5}(\/\S*)?$/i;
+
+export const serverLabels = {
+  type: 'Type',
+  url: 'URL',
+  notes: 'Notes',
+  maxCapacity: 'Max capacity',
+  status: 'Status',
+  organization: 'Organization',
+  username: 'Username',
+  password: 'Password',
+  trustStore: 'Trust store',
+  trustStorePassword: 'Trust store password',
+  blobBaseUrl: 'Blob base URL',
+  hostKey: 'Host key',
+} as const;
+
+/** Fields a server of each type must fill (SPEC §5). */
+export const serverRequiredByType: Record<ServerType, readonly (keyof typeof serverLabels)[]> = {
+  MESSAGE: ['username', 'password', 'trustStore', 'trustStorePassword', 'blobBaseUrl'],
+  PROXY: ['hostKey'],
+};
+
+const optionalText = (label: string, max = SERVER_TEXT_MAX) =>
+  z.string({ error: `${label} must be text.` }).trim().max(max, messages.maxLength(label, max)).nullish();
+
+/**
+ * The server form (SPEC §5): one schema for the SPA form and POST /api/server, PUT /api/server/{id}.
+ * Type, URL, max capacity and status are always required; the rest depends on the type.
+ */
+export const serverFormSchema = z
+  .object({
+    type: z.enum(serverTypes, { error: messages.required(serverLabels.type) }),
+    url: z
+      .string({ error: messages.required(serverLabels.url) })
+      .trim()
+      .min(1, messages.required(serverLabels.url))
+      .max(SERVER_URL_MAX, messages.maxLength(serverLabels.url, SERVER_URL_MAX))
+      .regex(SERVER_URL_PATTERN, messages.pattern(serverLabels.url)),
+    notes: optionalText(serverLabels.notes, SERVER_NOTES_MAX),
+    maxCapacity: z.coerce
+      .number({ error: messages.required(serverLabels.maxCapacity) })
+      .int(messages.pattern(serverLabels.maxCapacity))
+      .min(1, messages.min(serverLabels.maxCapacity, 1))
+      .max(10_000_000, messages.max(serverLabels.maxCapacity, 10_000_000)),
+    status: z.enum(serverStatuses, { error: messages.required(serverLabels.status) }),
+    /** Private to one organization; empty means a public shared server. */
+    organization: z.union([z.uuid({ error: 'Organization is not valid.' }), z.literal('')]).nullish(),
+    username: optionalText(serverLabels.username),
+    password: optionalText(serverLabels.password),
+    trustStore: z
+      .string({ error: `${serverLabels.trustStore} must be text.` })
+      .trim()
+      .max(SERVER_TRUST_STORE_MAX, 'Trust store must be a file of at most 256 KiB.')
+      .regex(/^[A-Za-z0-9+/=\s]*$/, messages.pattern(serverLabels.trustStore))
+      .nullish(),
+    trustStorePassword: optionalText(serverLabels.trustStorePassword),
+    blobBaseUrl: optionalText(serverLabels.blobBaseUrl),
+    hostKey: optionalText(serverLabels.hostKey, 4096),
+  })
+  .superRefine((form, ctx) => {
+    for (const field of serverRequiredByType[form.type] ?? []) {
+      const value = form[field];
+      if (value === undefined || value === null || String(value).trim() === '') {
+        ctx.addIssue({ code: 'custom', path: [field], message: messages.required(serverLabels[field]) });
+      }
+    }
+  });
+export type ServerForm = z.infer<typeof serverFormSchema>;
+export type ServerFormInput = z.input<typeof serverFormSchema>;
+
+/** Initial values of a new server form (SPEC §5: MESSAGE, 100, ONLINE). */
+export const serverFormDefaults = {
+  type: 'MESSAGE' as ServerType,
+  url: '',
+  notes: '',
+  maxCapacity: SERVER_DEFAULT_CAPACITY,
+  status: 'ONLINE' as ServerStatus,
+  organization: '',
+  username: '',
+  password: '',
+  trustStore: '',
+  trustStorePassword: '',
+  blobBaseUrl: '',
+  hostKey: '',
+};
+
+export const serverParamsSchema = z.object({ id: z.uuid({ error: 'Server not found.' }) });
+export const serverMigrateParamsSchema = z.object({
+  deviceId: z.uuid({ error: 'Device not found.' }),
+  fromServerId: z.uuid({ error: 'Server not found.' }),
+  toServerId: z.uuid({ error: 'Server not found.' }),
+});
+
+/** A server as administrators see it (SPEC §3), with its current load. */
+export const serverSchema = z.object({
+  id: z.string(),
+  type: serverTypeSchema,
+  url: z.string(),
+  notes: z.string().nullable(),
+  maxCapacity: z.number().int(),
+  status: serverStatusSchema,
+  devicesCount: z.number().int(),
+  organization: z.object({ id: z.string(), name: z.string() }).nullable(),
+  username: z.string().nullable(),
+  password: z.string().nullable(),
+  trustStore: z.string().nullable(),
+  trustStorePassword: z.string().nullable(),
+  blobBaseUrl: z.string().nullable(),
+  hostKey: z.string().nullable(),
+  /** The hub's connection to a MESSAGE server right now; null for PROXY servers. */
+  connected: z.boolean().nullable(),
+});
+export type Server = z.infer<typeof serverSchema>;
+
+/** Utilization in percent, 0 decimals (SPEC §9: devicesCount / maxCapacity x 100). */
+export const serverUtilization = (s: Pick<Server, 'devicesCount' | 'maxCapacity'>) =>
+  s.maxCapacity > 0 ? Math.round((s.devicesCount / s.maxCapacity) * 100) : 0;
+/** 'N of M - X% utilization' (SPEC §2 Administration). */
+export const serverLoadText = (s: Pick<Server, 'devicesCount' | 'maxCapacity'>) =>
+  `${s.devicesCount} of ${s.maxCapacity} - ${serverUtilization(s)}% utilization`;
+
+/** GET /api/servers-reload: how many MESSAGE server connections the hub recreated. */
+export const serversReloadResultSchema = z.object({ connections: z.number().int() });
+
+/** GET /api/device/{id}/servers (realm ADMIN): the device's assignment, for the Servers tab. */
+export const deviceServersSchema = z.array(serverSchema);
+
+// ---- Agent enrollment (public, authenticated by device id + installation key) ----
+
+export const agentEnrollRequestSchema = z.object({
+  deviceId: z.uuid({ error: 'The device id is not valid.' }),
+  key: z.string({ error: 'The installation key is required.' }).min(1, 'The installation key is required.').max(512),
+  /** What the agent is, for the log only. */
+  agent: z.object({ version: z.string().max(64), hostname: z.string().max(255) }).partial().optional(),
+});
+export type AgentEnrollRequest = z.infer<typeof agentEnrollRequestSchema>;
+
+/** What an agent needs to reach a server: never the console's own credentials. */
+export const agentServerSchema = z.object({
+  id: z.string(),
+  type: serverTypeSchema,
+  url: z.string(),
+  /** MESSAGE over TLS: base64 CA certificate to trust. */
+  trustStore: z.string().nullable(),
+  /** PROXY: SSH host key to verify. */
+  hostKey: z.string().nullable(),
+});
+export type AgentServer = z.infer<typeof agentServerSchema>;
+
+export const agentEnrollResponseSchema = z.object({
+  deviceId: z.string(),
+  mqtt: z.object({ username: z.string(), password: z.string() }),
+  servers: z.array(agentServerSchema),
+  /** Seconds between heartbeats and between systemLoad samples. */
+  heartbeatSeconds: z.number().int().positive(),
+  metricsSeconds: z.number().int().positive(),
+});
+export type AgentEnrollResponse = z.infer<typeof agentEnrollResponseSchema>;
+
+// ---- Metrics (SPEC §3) ----
+
+export const metricsSampleSchema = z.object({ time: z.string(), systemLoad: z.number() });
+export type MetricsSample = z.infer<typeof metricsSampleSchema>;
+export const metricsQuerySchema = z.object({
+  /** Hours back from now, default 24, at most 8 days. */
+  hours: z.coerce.number({ error: 'Hours must be a number.' }).int().min(1, messages.min('Hours', 1)).max(192, messages.max('Hours', 193)).default(24),
+});
+export const metricsResponseSchema = z.array(metricsSampleSchema);
+
+export const timelineIntervals = ['DAY', 'WEEK'] as const;
+export const timelineQuerySchema = z.object({ interval: z.enum(timelineIntervals, { error: 'Interval must be DAY or WEEK.' }).default('DAY') });
+/** An online period; `end` null while the device is still online. */
+export const timelineEntrySchema = z.object({ start: z.string(), end: z.string().nullable() });
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+export const timelineResponseSchema = z.array(timelineEntrySchema);
+/** DAY covers the last 24 hours, WEEK the last 8 days (SPEC §9 timeline). */
+export const timelineHours = { DAY: 24, WEEK: 8 * 24 } as const;

@@ -1,0 +1,2 @@
+export * from './topics.js';
+export * from './payloads.js';

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/**
+ * Payload schemas of the device protocol, validated by the agent before sending and by the hub on
+ * receipt (a payload that fails is dropped and logged). All payloads are JSON.
+ */
+const isoTime = z.iso.datetime({ offset: true });
+const shortText = z.string().max(1024);
+
+/** `fl/d/{id}/state` (retained). The agent's last will publishes `{ online: false }`. */
+export const statePayloadSchema = z.object({
+  online: z.boolean(),
+  time: isoTime.optional(),
+  /** The message server the agent is connected to, when known. */
+  serverId: z.string().max(64).optional(),
+});
+export type StatePayload = z.infer<typeof statePayloadSchema>;
+
+/** `fl/d/{id}/heartbeat`: proof of life between state changes. */
+export const heartbeatPayloadSchema = z.object({ time: isoTime });
+export type HeartbeatPayload = z.infer<typeof heartbeatPayloadSchema>;
+
+export const addressPayloadSchema = z.object({ type: z.enum(['LOCAL', 'PUBLIC']), ip: z.string().max(64) });
+export const drivePayloadSchema = z.object({
+  name: shortText,
+  root: shortText,
+  totalSpace: z.number().nonnegative(),
+  freeSpace: z.number().nonnegative(),
+});
+export type DrivePayload = z.infer<typeof drivePayloadSchema>;
+
+/** The property keys of SPEC §3 every agent reports (`monitor:{name}` keys come on top). */
+export const agentPropertyKeys = [
+  'os.name',
+  'os.version',
+  'os.arch',
+  'user.name',
+  'user.home',
+  'user.dir',
+  'hostname',
+  'cpu.count',
+  'cpu.sys.load',
+  'mem.total',
+  'mem.free',
+  'swap.total',
+  'swap.free',
+  'java.mem.total',
+  'java.mem.free',
+  'java.thread.alive',
+  'java.name',
+  'java.version',
+  'java.home',
+  'agent.bundle.version',
+  'agent.launcher.version',
+  'update.bundle.version',
+] as const;
+
+/** `fl/d/{id}/properties`: the full picture, sent on connect and when it changes. */
+export const propertiesPayloadSchema = z.object({
+  properties: z
+    .record(z.string().max(128), z.string().max(4096))
+    .refine((p) => Object.keys(p).length <= 256, 'Too many properties.'),
+  addresses: z.array(addressPayloadSchema).max(64),
+  drives: z.array(drivePayloadSchema).max(64),
+});
+export type PropertiesPayload = z.infer<typeof propertiesPayloadSchema>;
+
+/** `fl/d/{id}/metrics`: one systemLoad sample, 0 to 1. */
+export const metricsPayloadSchema = z.object({ time: isoTime, systemLoad: z.number().min(0).max(1) });
+export type MetricsPayload = z.infer<typeof metricsPayloadSchema>;
+
+/** `fl/d/{id}/req`: a request from the console; the agent answers on `replyTo` before `deadline`. */
+export const requestEnvelopeSchema = z.object({
+  id: z.string().min(1).max(64),
+  replyTo: z.string().min(1).max(256),
+  name: z.string().min(1).max(64),
+  parameters: z.record(z.string(), z.unknown()).default({}),
+  /** Epoch milliseconds after which the console no longer waits. */
+  deadline: z.number().int().optional(),
+});
+export type RequestEnvelope = z.infer<typeof requestEnvelopeSchema>;
+
+/** The answer to a request: `result` when ok, otherwise `error` text. */
+export const replyEnvelopeSchema = z.object({
+  id: z.string().min(1).max(64),
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: z.string().max(4096).optional(),
+});
+export type ReplyEnvelope = z.infer<typeof replyEnvelopeSchema>;
+
+/** Request names the agent understands. */
+export const RequestName = { Ping: 'ping', Migrate: 'migrate', Properties: 'properties' } as const;
+
+/** `migrate`: move to another message server, with the password provisioned there. */
+export const migrateParametersSchema = z.object({
+  server: z.object({ id: z.string(), url: z.string(), trustStore: z.string().nullable() }),
+  password: z.string().min(1),
+});
+export type MigrateParameters = z.infer<typeof migrateParametersSchema>;
