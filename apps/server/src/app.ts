@@ -13,6 +13,8 @@ import type { Database } from './db/client.js';
 import type { Env } from './env.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
+import type { Messaging } from './modules/broker/messaging.js';
+import { messagingRoutes } from './modules/broker/messaging.routes.js';
 import { devicesModule } from './modules/devices/index.js';
 import { MembershipRepository } from './modules/organizations/membership.repository.js';
 import { OrganizationPolicy } from './modules/organizations/organization.policy.js';
@@ -32,6 +34,8 @@ export interface AppDeps {
   idp?: { provider: Provider; accounts: AccountStore };
   /** Folder of the built SPA; the console serves it when present. */
   webDist?: string;
+  /** Message hub, broker and the services on them (servers, enrollment, metrics). */
+  messaging?: Messaging;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -84,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(devices.routes, { service: devices.service });
       await registerOrganizations(api, { db: database.db, env, policy });
       void policy;
+      if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy });
     },
     { prefix: '/api' },
   );

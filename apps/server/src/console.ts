@@ -8,6 +8,8 @@ import { audienceOf, issuerOf, usesBuiltInIdp, type Env } from './env.js';
 import { AccountStore } from './idp/accounts.js';
 import { purgeExpired } from './idp/adapter.js';
 import { createProvider } from './idp/provider.js';
+import { startMessaging, type Messaging } from './modules/broker/messaging.js';
+import pino from 'pino';
 import { loadOrCreateSecrets, publicJwks } from './idp/secrets.js';
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -16,6 +18,8 @@ export interface RunningConsole {
   url: string;
   app: FastifyInstance;
   database: Database;
+  /** Broker, message hub and the services on them. */
+  messaging?: Messaging;
   close(): Promise<void>;
 }
 
@@ -23,6 +27,7 @@ export interface RunningConsole {
 export async function startConsole(env: Env, opts: { webDist?: string } = {}): Promise<RunningConsole> {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   const timers: NodeJS.Timeout[] = [];
+  let messaging: Messaging | undefined;
   try {
     const issuer = issuerOf(env);
     let idp;
@@ -36,6 +41,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       timers.push(setInterval(() => void purgeExpired(database.db).catch(() => {}), 15 * 60_000).unref());
     }
     const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), localJwks });
+    messaging = await startMessaging({ env, database, log: pino({ level: env.LOG_LEVEL, name: 'messaging' }) });
     const app = await buildApp({
       env,
       database,
@@ -43,20 +49,24 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       idp,
       webDist: opts.webDist ?? DEFAULT_WEB_DIST,
       publicConfig: { oidc: { authority: issuer, clientId: env.OIDC_CLIENT_ID, scope: env.OIDC_SCOPE } },
+      messaging,
     });
     await app.listen({ port: env.PORT, host: env.HOST });
     return {
       url: env.PUBLIC_URL,
       app,
       database,
+      messaging,
       async close() {
         timers.forEach(clearInterval);
         await app.close();
+        await messaging?.stop();
         await database.close();
       },
     };
   } catch (err) {
     timers.forEach(clearInterval);
+    await messaging?.stop().catch(() => {});
     await database.close().catch(() => {});
     throw err;
   }

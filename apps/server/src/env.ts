@@ -33,6 +33,18 @@ const envSchema = z
       .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
     /** Seconds between re-checks of custom domains' CNAME records. */
     DOMAIN_CHECK_INTERVAL: z.coerce.number().int().min(1).default(300),
+    /** Port of the built-in MQTT broker (Aedes); 0 disables it. */
+    MQTT_EMBEDDED_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
+    /** Address the built-in broker listens on and agents are told to connect to. */
+    MQTT_EMBEDDED_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /** Seconds between agent heartbeats; three missed ones mark a device offline. */
+    AGENT_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    /** Seconds between agents' systemLoad samples. */
+    AGENT_METRICS_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    /** Seconds between latency pings of an online device. */
+    DEVICE_PING_SECONDS: z.coerce.number().int().min(1).default(300),
+    /** Agent enrollment attempts per client address and minute. */
+    ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((e) => ({

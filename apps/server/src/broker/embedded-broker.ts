@@ -71,8 +71,8 @@ export class EmbeddedBroker {
         done(new Error('Not authorized'));
       },
       authorizeSubscribe: (client, sub, done) => {
-        if (this.allowed(client, sub.topic, 'subscribe')) return done(null, sub);
-        done(new Error('Not authorized'), null);
+        // A null subscription is refused with SUBACK 128; the client stays connected.
+        done(null, this.allowed(client, sub.topic, 'subscribe') ? sub : null);
       },
     });
     aedes.on('clientError', (client, err) => log.info({ clientId: client.id, err: err.message }, 'MQTT client error'));

@@ -40,7 +40,10 @@ export const devices = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('devices_org_idx').on(t.organizationId),
+    // Pages in name order come straight off this index per organization (see DevicesRepository.search).
+    index('devices_org_name_idx').on(t.organizationId, t.name, t.id),
+    // The per-tab counts of an unfiltered list are an index-only scan.
+    index('devices_org_online_idx').on(t.organizationId, t.online),
     index('devices_search_idx').using('gin', t.search),
     index('devices_tags_idx').using('gin', t.tags),
   ],

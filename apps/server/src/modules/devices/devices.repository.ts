@@ -40,6 +40,18 @@ const organizationColumns = {
     and ${organizationDomains.status} = 'ACTIVE'), '{}'::text[])`,
 };
 
+/** Up to this many matches a page is collected and sorted; above it, read off the name index. */
+const FEW_MATCHES = 5000;
+
+/** Devices that match the search text: full-text prefix match, or an id prefix. */
+function matchCondition(search: string | undefined): SQL | undefined {
+  const tsquery = toPrefixQuery(search);
+  if (!tsquery) return undefined;
+  const text = sql`${devices.search} @@ to_tsquery('simple', ${tsquery})`;
+  const range = idPrefixRange(search);
+  return range ? sql`(${text} or ${devices.id} between ${range.from}::uuid and ${range.to}::uuid)` : text;
+}
+
 /** The SQL of devices: writes keep the full-text document current; reads are scoped by membership. */
 export class DevicesRepository {
   constructor(private readonly db: Db) {}
@@ -94,41 +106,60 @@ export class DevicesRepository {
     return row;
   }
 
-  /** One page of the caller's devices matching the query, and the counts per tab of that query. */
+  /**
+   * One page of the caller's devices matching the query, and the counts per tab of that query
+   * (one pass with FILTER). The counts then pick the plan for the page, because PostgreSQL cannot
+   * estimate how many devices a prefix query matches: few matches are collected and sorted, many
+   * are read in name order straight off the (organization, name, id) index, per organization, and
+   * merged, so a page of a 100,000-device fleet never sorts the fleet.
+   */
   async search(q: DeviceSearch): Promise<{ rows: DeviceWithOrganization[]; totals: DeviceTotals }> {
-    const scope = this.scope(q.username, q.search);
-    const statusFilter =
-      q.status === 'online' ? eq(devices.online, true) : q.status === 'offline' ? eq(devices.online, false) : undefined;
-    const pageQuery = this.db
-      .select({ device: deviceColumns, organization: organizationColumns })
-      .from(devices)
-      .innerJoin(organizations, eq(organizations.id, devices.organizationId))
-      .where(and(scope, statusFilter))
-      .orderBy(asc(devices.name), asc(devices.id))
-      .limit(q.limit)
-      .offset(q.offset);
-    const countQuery = this.db
+    const organizationIds = (await this.memberOrganizations(q.username)).map((m) => m.id);
+    const none = { ALL: 0, ONLINE: 0, OFFLINE: 0 };
+    if (!organizationIds.length) return { rows: [], totals: none };
+    const match = matchCondition(q.search);
+    const [totals = none] = await this.db
       .select({
         ALL: sql<number>`count(*)::int`,
         ONLINE: sql<number>`(count(*) filter (where ${devices.online}))::int`,
         OFFLINE: sql<number>`(count(*) filter (where not ${devices.online}))::int`,
       })
       .from(devices)
-      .where(scope);
-    // On PostgreSQL both run at once on two pool connections; PGlite queues them.
-    const [rows, [totals]] = await Promise.all([pageQuery, countQuery]);
-    return { rows, totals: totals ?? { ALL: 0, ONLINE: 0, OFFLINE: 0 } };
-  }
+      .where(and(inArray(devices.organizationId, organizationIds), match));
+    const matching = q.status === 'online' ? totals.ONLINE : q.status === 'offline' ? totals.OFFLINE : totals.ALL;
+    if (q.offset >= matching) return { rows: [], totals };
 
-  /** Devices of the user's organizations that match the search text (full-text prefix or id prefix). */
-  private scope(username: string, search: string | undefined): SQL | undefined {
-    const member = inArray(devices.organizationId, this.memberOrganizations(username));
-    const tsquery = toPrefixQuery(search);
-    if (!tsquery) return member;
-    const text = sql`${devices.search} @@ to_tsquery('simple', ${tsquery})`;
-    const range = idPrefixRange(search);
-    const match = range ? sql`(${text} or ${devices.id} between ${range.from}::uuid and ${range.to}::uuid)` : text;
-    return and(member, match);
+    const status =
+      q.status === 'online' ? sql`and ${devices.online}` : q.status === 'offline' ? sql`and not ${devices.online}` : sql``;
+    const where = sql`${match ? sql`and ${match}` : sql``} ${status}`;
+    const page =
+      matching <= FEW_MATCHES
+        ? await this.db.execute<{ id: string }>(sql`
+            with matched as materialized (
+              select ${devices.id} as id, ${devices.name} as name from ${devices}
+              where ${inArray(devices.organizationId, organizationIds)} ${where})
+            select id from matched order by name, id limit ${q.limit} offset ${q.offset}`)
+        : await this.db.execute<{ id: string }>(sql`
+            select x.id from (values ${sql.join(organizationIds.map((id) => sql`(${id}::uuid)`), sql`, `)}) as m(org)
+            cross join lateral (
+              select ${devices.id} as id, ${devices.name} as name from ${devices}
+              where ${devices.organizationId} = m.org ${where}
+              order by ${devices.name}, ${devices.id}
+              limit ${q.offset + q.limit}
+            ) x
+            order by x.name, x.id
+            limit ${q.limit} offset ${q.offset}`);
+    const ids = page.rows.map((r) => r.id);
+    const rows = ids.length
+      ? await this.db
+          .select({ device: deviceColumns, organization: organizationColumns })
+          .from(devices)
+          .innerJoin(organizations, eq(organizations.id, devices.organizationId))
+          .where(inArray(devices.id, ids))
+      : [];
+    const order = new Map(ids.map((id, i) => [id, i]));
+    rows.sort((a, b) => order.get(a.device.id)! - order.get(b.device.id)!);
+    return { rows, totals };
   }
 
   /** Distinct tags of the user's devices, for suggestions. */

@@ -28,6 +28,11 @@ describe('describeSigninFailure', () => {
     expect(describeSigninFailure(timeout).summary).toBe('The identity provider did not answer in time.');
   });
 
+  it('reads the plain error objects of react-oidc-context', () => {
+    const wrapped = { name: 'Error', message: 'invalid_grant', source: 'signinCallback', innerError: new Error('x') };
+    expect(describeSigninFailure(wrapped)).toEqual({ summary: 'Signing in failed.', detail: 'invalid_grant' });
+  });
+
   it('falls back to a generic summary with the message as detail', () => {
     expect(describeSigninFailure(new Error('invalid_client'))).toEqual({
       summary: 'Signing in failed.',

@@ -15,14 +15,21 @@ export function isSignedOutAnswer(error: unknown): boolean {
   return typeof code === 'string' && SIGNED_OUT_ERRORS.has(code);
 }
 
+function fieldOf(value: unknown, field: 'message' | 'name'): string {
+  const found = value && typeof value === 'object' ? (value as Record<string, unknown>)[field] : undefined;
+  return typeof found === 'string' ? found : '';
+}
+
 /** A sentence for the startup error screen, keeping the technical detail separate. */
 export function describeSigninFailure(error: unknown): { summary: string; detail: string } {
-  const detail = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  const name = error instanceof Error ? error.name : '';
+  const detail = typeof error === 'string' ? error : fieldOf(error, 'message');
+  const name = fieldOf(error, 'name');
+  // react-oidc-context wraps errors in plain objects, keeping the original as innerError.
+  const inner = error && typeof error === 'object' ? (error as { innerError?: unknown }).innerError : undefined;
   if (name === 'ErrorTimeout' || /timed? ?out/i.test(detail)) {
     return { summary: 'The identity provider did not answer in time.', detail };
   }
-  if (error instanceof TypeError || /fetch|network/i.test(detail)) {
+  if (error instanceof TypeError || inner instanceof TypeError || /fetch|network/i.test(detail)) {
     return { summary: 'The identity provider could not be reached.', detail };
   }
   return { summary: 'Signing in failed.', detail };

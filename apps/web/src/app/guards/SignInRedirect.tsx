@@ -16,7 +16,7 @@ export function SignInRedirect({ returnUrl }: { returnUrl: string }) {
   }, [auth, returnUrl]);
 
   if (auth.error?.source === 'signinRedirect') {
-    const { summary, detail } = describeSigninFailure(auth.error.innerError ?? auth.error);
+    const { summary, detail } = describeSigninFailure(auth.error);
     return <StartupError summary={summary} detail={detail} />;
   }
   return <FullPageLoader label="Redirecting to sign in…" />;

@@ -1,12 +1,14 @@
 import { AppShell, Container } from '@mantine/core';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet } from 'react-router';
 import { TopNav } from '../nav/TopNav';
 import { AppFooter } from './AppFooter';
+import { useScrollOnNavigation } from './useScrollOnNavigation';
 
 export const HEADER_HEIGHT = 60;
 
 /** The console frame: top navigation, the page, and the footer below it. */
 export function AppLayout() {
+  useScrollOnNavigation();
   return (
     <AppShell header={{ height: HEADER_HEIGHT }} padding={0}>
       <AppShell.Header>
@@ -18,8 +20,6 @@ export function AppLayout() {
         </Container>
         <AppFooter />
       </AppShell.Main>
-      {/* Scrolls to the top on navigation, and to the #anchor of deep links such as /terms-service#security. */}
-      <ScrollRestoration />
     </AppShell>
   );
 }

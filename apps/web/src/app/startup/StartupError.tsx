@@ -15,7 +15,7 @@ interface StartupErrorProps {
 export function StartupError({ summary, detail, actionLabel = 'Try again', onAction }: StartupErrorProps) {
   return (
     <Center mih="100vh" p="md">
-      <Paper withBorder shadow="sm" p="xl" maw={520} w="100%" role="alert">
+      <Paper withBorder shadow="sm" p="xl" maw={520} w="100%">
         <Stack gap="md">
           <Title order={2}>Fleetlink could not start</Title>
           <Alert color="red" icon={<IconPlugConnectedX size={20} />} title={summary}>

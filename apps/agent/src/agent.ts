@@ -1,0 +1,212 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import {
+  migrateParametersSchema,
+  requestEnvelopeSchema,
+  topics,
+  type PropertiesPayload,
+  type ReplyEnvelope,
+  type RequestEnvelope,
+} from '@fleetlink/contract';
+import { drives } from './collectors/drives.js';
+import { LoadSampler } from './collectors/load.js';
+import { addresses } from './collectors/network.js';
+import { collectProperties } from './collectors/properties.js';
+import { log } from './log.js';
+import type { AgentState, StateStore } from './store.js';
+
+const MIN_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = Number(process.env.FLEETLINK_AGENT_MAX_BACKOFF_MS ?? 30_000);
+
+/** CA for mqtts:// URLs: PEM as is, DER wrapped. */
+function ca(b64: string | null): string | undefined {
+  if (!b64) return undefined;
+  const raw = Buffer.from(b64, 'base64');
+  const text = raw.toString('utf8');
+  if (text.includes('-----BEGIN')) return text;
+  return `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
+}
+
+/**
+ * The connected agent: state with a last will, properties, heartbeats and load samples on its own
+ * topics, answers to the console's requests, and reconnection with backoff for as long as it runs.
+ * While disconnected nothing is queued, so memory stays flat.
+ */
+export class Agent {
+  private client?: MqttClient;
+  private timers: NodeJS.Timeout[] = [];
+  private reconnectTimer?: NodeJS.Timeout;
+  private backoff = MIN_BACKOFF_MS;
+  private stopped = false;
+  private readonly load = new LoadSampler();
+  private lastLoad = 0;
+
+  constructor(
+    private state: AgentState,
+    private readonly store: StateStore,
+    /** Called when the broker refuses the credentials (the agent may re-enroll). */
+    private readonly onRefused?: () => Promise<AgentState | undefined>,
+  ) {}
+
+  start(): void {
+    this.connect();
+    const { heartbeatSeconds, metricsSeconds } = this.state;
+    this.timers.push(setInterval(() => this.heartbeat(), heartbeatSeconds * 1000));
+    this.timers.push(setInterval(() => this.metrics(), metricsSeconds * 1000));
+    this.timers.push(setInterval(() => void this.publishProperties(), Math.max(60, metricsSeconds * 5) * 1000));
+  }
+
+  private get deviceId() {
+    return this.state.deviceId;
+  }
+
+  private connect(): void {
+    const { messageServer, mqtt: account, heartbeatSeconds } = this.state;
+    const client = mqtt.connect(messageServer.url, {
+      protocolVersion: 4,
+      clientId: `fl-${this.deviceId}`,
+      username: account.username,
+      password: account.password,
+      ca: ca(messageServer.trustStore),
+      clean: true,
+      keepalive: Math.min(60, Math.max(5, heartbeatSeconds * 2)),
+      reconnectPeriod: 0,
+      connectTimeout: 15_000,
+      queueQoSZero: false,
+      will: { topic: topics.state(this.deviceId), payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+    });
+    this.client = client;
+    client.on('connect', () => {
+      this.backoff = MIN_BACKOFF_MS;
+      log('info', 'connected', { server: messageServer.url });
+      client.subscribe(topics.request(this.deviceId), { qos: 1 });
+      this.publish(topics.state(this.deviceId), { online: true, time: new Date().toISOString(), serverId: messageServer.id }, true);
+      void this.publishProperties();
+    });
+    client.on('message', (topic, payload) => void this.onRequest(topic, payload));
+    client.on('error', (err) => {
+      const code = (err as { code?: number }).code;
+      log('warn', 'connection error', { server: messageServer.url, err: err.message, code });
+      if ((code === 4 || code === 5) && this.onRefused) void this.reenroll();
+    });
+    client.on('close', () => {
+      if (client !== this.client || this.stopped) return;
+      this.scheduleReconnect();
+    });
+  }
+
+  private scheduleReconnect() {
+    if (this.reconnectTimer || this.stopped) return;
+    const delay = Math.round(this.backoff * (0.8 + Math.random() * 0.4));
+    this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (!this.stopped && this.client && !this.client.connected) this.client.reconnect();
+    }, delay);
+  }
+
+  private async reenroll() {
+    const next = await this.onRefused?.().catch(() => undefined);
+    if (!next || this.stopped) return;
+    this.state = next;
+    await this.switchTo();
+  }
+
+  private publish(topic: string, payload: unknown, retain = false) {
+    if (!this.client?.connected) return;
+    this.client.publish(topic, JSON.stringify(payload), { qos: 1, retain });
+  }
+
+  private heartbeat() {
+    this.publish(topics.heartbeat(this.deviceId), { time: new Date().toISOString() });
+  }
+
+  private metrics() {
+    this.lastLoad = this.load.sample();
+    this.publish(topics.metrics(this.deviceId), { time: new Date().toISOString(), systemLoad: this.lastLoad });
+  }
+
+  private async publishProperties() {
+    if (!this.client?.connected) return;
+    const payload: PropertiesPayload = {
+      properties: collectProperties(this.lastLoad),
+      addresses: addresses(),
+      drives: await drives(),
+    };
+    this.publish(topics.properties(this.deviceId), payload);
+  }
+
+  private async onRequest(topic: string, payload: Buffer) {
+    if (topic !== topics.request(this.deviceId)) return;
+    let req: RequestEnvelope;
+    try {
+      req = requestEnvelopeSchema.parse(JSON.parse(payload.toString('utf8')));
+    } catch {
+      log('warn', 'request dropped: not valid');
+      return;
+    }
+    if (req.deadline && req.deadline < Date.now()) return;
+    const reply = (r: Omit<ReplyEnvelope, 'id'>) => this.publish(req.replyTo, { id: req.id, ...r });
+    try {
+      switch (req.name) {
+        case 'ping':
+          return reply({ ok: true, result: { time: new Date().toISOString() } });
+        case 'properties':
+          await this.publishProperties();
+          return reply({ ok: true });
+        case 'migrate': {
+          const params = migrateParametersSchema.parse(req.parameters);
+          reply({ ok: true });
+          await this.migrate(params.server, params.password);
+          return;
+        }
+        default:
+          return reply({ ok: false, error: `Unknown request ${req.name}` });
+      }
+    } catch (err) {
+      reply({ ok: false, error: (err as Error).message });
+    }
+  }
+
+  /** Moves to another message server: saved first, so a restart lands there too. */
+  private async migrate(server: AgentState['messageServer'], password: string) {
+    log('info', 'moving to another message server', { server: server.url });
+    this.state = {
+      ...this.state,
+      mqtt: { ...this.state.mqtt, password },
+      messageServer: server,
+      servers: [...this.state.servers.filter((s) => s.type !== 'MESSAGE'), { ...server, type: 'MESSAGE', hostKey: null }],
+    };
+    this.store.save(this.state);
+    // Leave no retained "online" behind on the old server.
+    await new Promise<void>((resolve) => {
+      if (!this.client?.connected) return resolve();
+      this.client.publish(topics.state(this.deviceId), '', { qos: 1, retain: true }, () => resolve());
+    });
+    await this.switchTo();
+  }
+
+  private async switchTo() {
+    const old = this.client;
+    this.client = undefined;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    await old?.endAsync(true).catch(() => {});
+    this.backoff = MIN_BACKOFF_MS;
+    if (!this.stopped) this.connect();
+  }
+
+  /** Graceful stop: says offline itself (a last will is only for dying). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timers.forEach(clearInterval);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    if (!client) return;
+    if (client.connected) {
+      await new Promise<void>((resolve) =>
+        client.publish(topics.state(this.deviceId), JSON.stringify({ online: false, time: new Date().toISOString() }), { qos: 1, retain: true }, () => resolve()),
+      );
+    }
+    await client.endAsync().catch(() => {});
+  }
+}

@@ -1,0 +1,127 @@
+import { rmSync } from 'node:fs';
+import mqtt from 'mqtt';
+import { topics } from '@fleetlink/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startTestConsole, type TestConsole } from '../../testing/test-console.js';
+import { createDevice, deviceRow, mosquittoBin, spawnAgent, startMosquitto, tempDir, waitFor, type AgentProcess, type MosquittoProcess } from './testing.js';
+
+const bin = mosquittoBin();
+
+/**
+ * The same console and agent against a real Mosquitto 2 with dynamic security (deploy/mosquitto),
+ * which the hub manages: migration from the embedded broker, device isolation, broker restart.
+ */
+describe.skipIf(!bin)('agent against Mosquitto with dynamic security', () => {
+  let tc: TestConsole;
+  let admin: string;
+  let mosquitto: MosquittoProcess;
+  let mosquittoServerId: string;
+  const agents: AgentProcess[] = [];
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    mosquitto = await startMosquitto(bin!, await freePort());
+    tc = await startTestConsole({
+      MQTT_EMBEDDED_PORT: String(await freePort()),
+      AGENT_HEARTBEAT_SECONDS: '2',
+      AGENT_METRICS_SECONDS: '1',
+    });
+    admin = await tc.token('admin@fleetlink.local');
+  });
+
+  afterAll(async () => {
+    for (const a of agents) await a.kill();
+    await tc?.close();
+    await mosquitto?.dispose();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('registers Mosquitto as a message server; the hub connects with its admin account', async () => {
+    const res = await tc.api('/api/server', {
+      token: admin,
+      method: 'POST',
+      json: {
+        type: 'MESSAGE',
+        url: mosquitto.url,
+        maxCapacity: 100,
+        status: 'ONLINE',
+        username: mosquitto.admin.username,
+        password: mosquitto.admin.password,
+        trustStore: Buffer.from('not used for mqtt://').toString('base64'),
+        trustStorePassword: 'changeit',
+        blobBaseUrl: 'http://127.0.0.1:9/blobs',
+      },
+    });
+    expect(res.status).toBe(201);
+    mosquittoServerId = (await res.json()).id;
+    await waitFor(() => tc.messaging!.hub.isConnected(mosquittoServerId), 10_000, 'hub connected to mosquitto');
+  });
+
+  it('migrates a running agent from the embedded broker to Mosquitto', async () => {
+    const dev = await createDevice(tc.database.db);
+    const dataDir = tempDir('fleetlink-agent-');
+    dirs.push(dataDir);
+    // The embedded server is the less loaded one? Both are empty: the older one (embedded) wins.
+    const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir });
+    agents.push(agent);
+    await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 10_000, 'online on the embedded broker');
+    const embeddedId = tc.messaging!.embeddedServerId!;
+    const moved = await tc.api(`/api/server-migrate/${dev.id}/${embeddedId}/${mosquittoServerId}`, { token: admin, method: 'POST' });
+    expect(moved.status).toBe(200);
+    expect((await moved.json()).map((s: { id: string }) => s.id)).toContain(mosquittoServerId);
+    // Online there within seconds: it answers a ping sent through Mosquitto.
+    const via = tc.messaging!.hub.connection(mosquittoServerId)!;
+    await waitFor(() => tc.messaging!.hub.ping(dev.id, via).catch(() => undefined), 15_000, 'agent answering through Mosquitto');
+    expect((await deviceRow(tc.database.db, dev.id)).online).toBe(true);
+  }, 60_000);
+
+  it('enrolls a new device onto Mosquitto, isolates it, and recovers from a broker restart', async () => {
+    // Only Mosquitto takes new devices now.
+    const embedded = await (await tc.api(`/api/server/${tc.messaging!.embeddedServerId}`, { token: admin })).json();
+    const reject = await tc.api(`/api/server/${embedded.id}`, {
+      token: admin,
+      method: 'PUT',
+      json: {
+        ...embedded,
+        status: 'ONLINE_REJECT_NEW_DEVICES',
+        organization: null,
+        trustStore: Buffer.from('x').toString('base64'),
+        trustStorePassword: 'x',
+        blobBaseUrl: 'http://127.0.0.1:9/blobs',
+      },
+    });
+    expect(reject.status).toBe(200);
+    await waitFor(() => tc.messaging!.hub.isConnected(mosquittoServerId), 10_000, 'hub reconnected after the change');
+
+    const dev = await createDevice(tc.database.db);
+    const other = await createDevice(tc.database.db);
+    const dataDir = tempDir('fleetlink-agent-');
+    dirs.push(dataDir);
+    const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir });
+    agents.push(agent);
+    await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 10_000, 'online on Mosquitto');
+    const servers = await (await tc.api(`/api/device/${dev.id}/servers`, { token: admin })).json();
+    expect(servers.map((s: { id: string }) => s.id)).toEqual([mosquittoServerId]);
+    await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).properties, 5000, 'properties');
+
+    // Isolation: the device's account reaches only its own topics.
+    const stored = JSON.parse((await import('node:fs')).readFileSync(`${dataDir}/agent.json`, 'utf8'));
+    const client = await mqtt.connectAsync(mosquitto.url, { username: stored.mqtt.username, password: stored.mqtt.password, protocolVersion: 4, reconnectPeriod: 0, clientId: 'intruder' });
+    await expect(client.subscribeAsync(topics.request(other.id), { qos: 1 })).rejects.toThrow(/Subscribe error/);
+    await client.publishAsync(topics.state(other.id), JSON.stringify({ online: true }), { qos: 1 }).catch(() => {});
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await deviceRow(tc.database.db, other.id)).online).toBe(false);
+    await client.endAsync(true);
+
+    // Broker restart: hub and agent reconnect without a console restart.
+    await mosquitto.stop();
+    await waitFor(() => tc.messaging!.hub.isConnected(mosquittoServerId) === false, 5000, 'hub disconnected');
+    await mosquitto.start();
+    await waitFor(() => tc.messaging!.hub.isConnected(mosquittoServerId), 15_000, 'hub reconnected');
+    await waitFor(() => tc.messaging!.hub.ping(dev.id).catch(() => undefined), 15_000, 'agent back on Mosquitto');
+
+    // Killed agent: its last will marks it offline.
+    await agent.kill('SIGKILL');
+    await waitFor(async () => !(await deviceRow(tc.database.db, dev.id)).online, 10_000, 'offline after kill');
+  }, 90_000);
+});

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { brokerSettings } from '../../db/schema/index.js';
+import { EmbeddedBroker, type BrokerLog } from '../../broker/embedded-broker.js';
+import { loadOrCreateSetting, safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
+import type { ServersRepository } from '../servers/servers.repository.js';
+
+const EMBEDDED_SERVER = 'embeddedServerId';
+
+/**
+ * Starts the built-in broker and, on the first start only, registers it as the default MESSAGE
+ * server (an administrator may later edit or remove that registration). The console connects to it
+ * with the credentials of that server entry.
+ */
+export async function startEmbeddedBroker(o: {
+  db: Db;
+  host: string;
+  port: number;
+  servers: ServersRepository;
+  credentials: DeviceCredentials;
+  log: BrokerLog;
+}): Promise<{ broker: EmbeddedBroker; serverId: string } | undefined> {
+  const account = await loadOrCreateSetting(o.db, 'embeddedConsoleAccount', () => ({
+    username: 'fleetlink-console',
+    password: randomBytes(24).toString('base64url'),
+  }));
+  let serverId: string | undefined;
+  const broker = new EmbeddedBroker({
+    host: o.host,
+    port: o.port,
+    log: o.log,
+    accounts: {
+      async authenticate(username, password) {
+        const row = serverId ? await o.servers.findById(serverId) : undefined;
+        const expected = row?.username && row.password ? { username: row.username, password: row.password } : account;
+        if (username === expected.username && safeEqual(password, expected.password)) return { kind: 'console' };
+        const deviceId = await o.credentials.verify(username, password);
+        return deviceId ? { kind: 'device', deviceId } : undefined;
+      },
+    },
+  });
+  try {
+    await broker.start();
+  } catch (err) {
+    // Another console (or a test) holds the port: run without a built-in broker rather than not at all.
+    o.log.warn({ err: (err as Error).message, port: o.port }, 'the built-in message server could not start');
+    return undefined;
+  }
+  const [found] = await o.db.select().from(brokerSettings).where(eq(brokerSettings.name, EMBEDDED_SERVER));
+  if (found) {
+    serverId = found.value as string;
+  } else {
+    serverId = await o.servers.insert({
+      type: 'MESSAGE',
+      url: broker.url,
+      notes: 'Built-in message server, started with the console.',
+      username: account.username,
+      password: account.password,
+      status: 'ONLINE',
+    });
+    await o.db.insert(brokerSettings).values({ name: EMBEDDED_SERVER, value: serverId });
+  }
+  return { broker, serverId };
+}

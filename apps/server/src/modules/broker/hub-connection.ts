@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import { hubSubscriptions } from '@fleetlink/contract';
+
+export interface HubLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface HubConnectionOptions {
+  serverId: string;
+  url: string;
+  username: string | null;
+  password: string | null;
+  /** base64 of a CA certificate (PEM or DER), used for TLS URLs. */
+  trustStore: string | null;
+  consoleId: string;
+  /** Mosquitto with dynamic security: the console manages device accounts through it. */
+  dynsec: boolean;
+  log: HubLog;
+  onMessage(serverId: string, topic: string, payload: Buffer): void;
+  onConnect?(serverId: string): void;
+}
+
+const DYNSEC_TOPIC = '$CONTROL/dynamic-security/v1';
+const DYNSEC_TIMEOUT_MS = 10_000;
+
+/** PEM as is; DER (what a Java trust store export often is) wrapped into PEM. */
+export function caFromTrustStore(b64: string | null): string | Buffer | undefined {
+  if (!b64) return undefined;
+  const raw = Buffer.from(b64, 'base64');
+  const text = raw.toString('utf8');
+  if (text.includes('-----BEGIN')) return text;
+  const body = raw.toString('base64').replace(/(.{64})/g, '$1\n');
+  return `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`;
+}
+
+/**
+ * The console's connection to one message server. mqtt.js reconnects forever, so a broker that
+ * restarts finds the hub back within a couple of seconds; subscriptions are renewed on each connect.
+ */
+export class HubConnection {
+  readonly client: MqttClient;
+  private readonly pending = new Map<string, { resolve: (r: DynsecResponse) => void; timer: NodeJS.Timeout }>();
+  private connectedOnce = false;
+
+  constructor(private readonly opts: HubConnectionOptions) {
+    const { serverId, url, log } = opts;
+    this.client = mqtt.connect(url, {
+      protocolVersion: 4,
+      clientId: `fleetlink-console-${opts.consoleId}-${serverId.slice(0, 8)}`,
+      username: opts.username ?? undefined,
+      password: opts.password ?? undefined,
+      ca: caFromTrustStore(opts.trustStore),
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+      resubscribe: false,
+    });
+    this.client.on('connect', () => {
+      log.info({ serverId, url, reconnect: this.connectedOnce }, 'message hub connected');
+      this.connectedOnce = true;
+      const filters = hubSubscriptions(opts.consoleId);
+      if (opts.dynsec) filters.push(`${DYNSEC_TOPIC}/response`);
+      this.client.subscribe(filters, { qos: 1 }, (err) => {
+        if (err) log.warn({ serverId, err: err.message }, 'message hub could not subscribe');
+        else opts.onConnect?.(serverId);
+      });
+    });
+    this.client.on('offline', () => log.info({ serverId, url }, 'message hub disconnected, retrying'));
+    this.client.on('error', (err) => log.warn({ serverId, url, err: err.message }, 'message hub connection error'));
+    this.client.on('message', (topic, payload) => {
+      if (topic === `${DYNSEC_TOPIC}/response`) return this.onDynsecResponse(payload);
+      opts.onMessage(serverId, topic, payload);
+    });
+  }
+
+  get serverId() {
+    return this.opts.serverId;
+  }
+
+  get connected(): boolean {
+    return this.client.connected;
+  }
+
+  publish(topic: string, payload: unknown, opts: { qos?: 0 | 1; retain?: boolean } = {}): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.client.publish(topic, JSON.stringify(payload), { qos: opts.qos ?? 1, retain: opts.retain ?? false }, (err) =>
+        err ? reject(err) : resolve(),
+      ),
+    );
+  }
+
+  /** Sends dynamic-security commands and waits for their answers. */
+  async dynsec(commands: Record<string, unknown>[]): Promise<DynsecResponse[]> {
+    if (!this.opts.dynsec) return [];
+    if (!this.client.connected) throw new Error(`message server ${this.opts.url} is not connected`);
+    return Promise.all(
+      commands.map(
+        (command) =>
+          new Promise<DynsecResponse>((resolve, reject) => {
+            const correlationData = randomUUID();
+            const timer = setTimeout(() => {
+              this.pending.delete(correlationData);
+              reject(new Error(`dynamic-security command ${String(command.command)} got no answer`));
+            }, DYNSEC_TIMEOUT_MS);
+            this.pending.set(correlationData, { resolve, timer });
+            this.client.publish(DYNSEC_TOPIC, JSON.stringify({ commands: [{ ...command, correlationData }] }), { qos: 1 });
+          }),
+      ),
+    );
+  }
+
+  private onDynsecResponse(payload: Buffer) {
+    try {
+      const { responses } = JSON.parse(payload.toString('utf8')) as { responses?: DynsecResponse[] };
+      for (const r of responses ?? []) {
+        const p = r.correlationData ? this.pending.get(r.correlationData) : undefined;
+        if (!p) continue;
+        clearTimeout(p.timer);
+        this.pending.delete(r.correlationData!);
+        p.resolve(r);
+      }
+    } catch {
+      this.opts.log.warn({ serverId: this.opts.serverId }, 'unreadable dynamic-security response');
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    this.pending.clear();
+    await this.client.endAsync(true);
+  }
+}
+
+export interface DynsecResponse {
+  command: string;
+  error?: string;
+  correlationData?: string;
+  data?: unknown;
+}

@@ -1,0 +1,236 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  ErrorCode,
+  heartbeatPayloadSchema,
+  metricsPayloadSchema,
+  parseTopic,
+  propertiesPayloadSchema,
+  replyEnvelopeSchema,
+  statePayloadSchema,
+  topics,
+  type HeartbeatPayload,
+  type MetricsPayload,
+  type PropertiesPayload,
+  type RequestEnvelope,
+  type StatePayload,
+} from '@fleetlink/contract';
+import type { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import type { ServersRepository } from '../servers/servers.repository.js';
+import { HubConnection, type HubLog } from './hub-connection.js';
+import { ensureConsoleRole, provisionDevice, removeDevice } from './dynsec.js';
+
+/** Validated device traffic, by topic kind. */
+export type DeviceMessage =
+  | { kind: 'state'; payload: StatePayload }
+  | { kind: 'heartbeat'; payload: HeartbeatPayload }
+  | { kind: 'properties'; payload: PropertiesPayload }
+  | { kind: 'metrics'; payload: MetricsPayload };
+
+export interface DeviceTrafficHandler {
+  handle(serverId: string, deviceId: string, message: DeviceMessage): Promise<void>;
+}
+
+const schemas: Record<DeviceMessage['kind'], z.ZodType> = {
+  state: statePayloadSchema,
+  heartbeat: heartbeatPayloadSchema,
+  properties: propertiesPayloadSchema,
+  metrics: metricsPayloadSchema,
+};
+
+const MAX_PAYLOAD_BYTES = 256 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * The console side of the device protocol (DESIGN §5): one connection per registered MESSAGE
+ * server, validation of everything devices send (bad payloads are dropped and logged, never
+ * thrown), and request/reply over each device's own topics with a deadline.
+ */
+export class MessageHub {
+  /** This console instance's id: replies to its requests come on their own topic. */
+  readonly consoleId = randomBytes(6).toString('hex');
+  private connections = new Map<string, HubConnection>();
+  private readonly pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  handler?: DeviceTrafficHandler;
+
+  constructor(
+    private readonly deps: {
+      servers: ServersRepository;
+      log: HubLog;
+      /** The embedded broker's server: it checks device accounts itself, no dynamic security. */
+      embeddedServerId?: string;
+    },
+  ) {}
+
+  /** Connects to every registered MESSAGE server; answers how many. */
+  async start(): Promise<number> {
+    const rows = await this.deps.servers.list('MESSAGE');
+    for (const row of rows) {
+      const dynsec = row.id !== this.deps.embeddedServerId;
+      const connection = new HubConnection({
+        serverId: row.id,
+        url: row.url,
+        username: row.username,
+        password: row.password,
+        trustStore: row.trustStore,
+        consoleId: this.consoleId,
+        dynsec,
+        log: this.deps.log,
+        onMessage: (serverId, topic, payload) => this.onMessage(serverId, topic, payload),
+        onConnect: dynsec
+          ? () =>
+              void ensureConsoleRole(connection, row.username ?? '').catch((err: Error) =>
+                this.deps.log.warn({ serverId: row.id, err: err.message }, 'could not set up the console role on the message server'),
+              )
+          : undefined,
+      });
+      this.connections.set(row.id, connection);
+    }
+    return rows.length;
+  }
+
+  /** Recreates every connection (GET /api/servers-reload, and after servers change). */
+  async reload(): Promise<number> {
+    await this.closeConnections();
+    return this.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(new AppError(503, ErrorCode.Unavailable, 'The console is stopping.'));
+    }
+    this.pending.clear();
+    await this.closeConnections();
+  }
+
+  private async closeConnections() {
+    const old = [...this.connections.values()];
+    this.connections = new Map();
+    await Promise.all(old.map((c) => c.close().catch(() => {})));
+  }
+
+  isConnected(serverId: string): boolean | null {
+    const c = this.connections.get(serverId);
+    return c ? c.connected : null;
+  }
+
+  private onMessage(serverId: string, topic: string, payload: Buffer) {
+    const parsed = parseTopic(topic);
+    // Empty payloads clear retained messages (an agent leaving a server after a migration).
+    if (!parsed || parsed.kind === 'req' || payload.length === 0) return;
+    let data: unknown;
+    try {
+      if (payload.length > MAX_PAYLOAD_BYTES) throw new Error('payload too large');
+      data = JSON.parse(payload.toString('utf8'));
+    } catch (err) {
+      this.deps.log.warn({ serverId, topic, err: (err as Error).message }, 'device message dropped: not JSON');
+      return;
+    }
+    if (parsed.kind === 'reply') return this.onReply(serverId, topic, data);
+    const result = schemas[parsed.kind].safeParse(data);
+    if (!result.success) {
+      this.deps.log.warn({ serverId, topic, issue: result.error.issues[0]?.message }, 'device message dropped: not valid');
+      return;
+    }
+    const message = { kind: parsed.kind, payload: result.data } as DeviceMessage;
+    this.handler?.handle(serverId, parsed.deviceId, message).catch((err: Error) => {
+      this.deps.log.warn({ serverId, topic, err: err.message }, 'device message could not be handled');
+    });
+  }
+
+  private onReply(serverId: string, topic: string, data: unknown) {
+    const reply = replyEnvelopeSchema.safeParse(data);
+    if (!reply.success) {
+      this.deps.log.warn({ serverId, topic }, 'device reply dropped: not valid');
+      return;
+    }
+    const p = this.pending.get(reply.data.id);
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pending.delete(reply.data.id);
+    if (reply.data.ok) p.resolve(reply.data.result);
+    else p.reject(new AppError(502, ErrorCode.Unavailable, `The device could not do this: ${reply.data.error ?? 'no reason given'}.`));
+  }
+
+  /** The connection to the device's assigned message server. */
+  async connectionOf(deviceId: string): Promise<HubConnection> {
+    const assigned = (await this.deps.servers.assignedTo(deviceId)).find((s) => s.type === 'MESSAGE');
+    const c = assigned && this.connections.get(assigned.id);
+    if (!c || !c.connected) throw new AppError(503, ErrorCode.Unavailable, 'The message server of this device is not reachable right now.');
+    return c;
+  }
+
+  /**
+   * Sends a request to a device and waits for its reply, or fails with a clear error when the
+   * deadline passes (never hangs).
+   */
+  async request(
+    deviceId: string,
+    name: string,
+    parameters: Record<string, unknown> = {},
+    opts: { timeoutMs?: number; via?: HubConnection } = {},
+  ): Promise<unknown> {
+    const connection = opts.via ?? (await this.connectionOf(deviceId));
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const envelope: RequestEnvelope = {
+      id: randomUUID(),
+      replyTo: topics.reply(deviceId, this.consoleId),
+      name,
+      parameters,
+      deadline: Date.now() + timeoutMs,
+    };
+    const answer = new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(envelope.id);
+        reject(new AppError(504, ErrorCode.Unavailable, 'The device did not answer in time.'));
+      }, timeoutMs);
+      this.pending.set(envelope.id, { resolve, reject, timer });
+    });
+    try {
+      await connection.publish(topics.request(deviceId), envelope, { qos: 1 });
+    } catch (err) {
+      const p = this.pending.get(envelope.id);
+      if (p) clearTimeout(p.timer);
+      this.pending.delete(envelope.id);
+      throw new AppError(503, ErrorCode.Unavailable, `The request could not be sent: ${(err as Error).message}`);
+    }
+    return answer;
+  }
+
+  /** Round trip time of a ping, in milliseconds. */
+  async ping(deviceId: string, via?: HubConnection): Promise<number> {
+    const started = performance.now();
+    await this.request(deviceId, 'ping', {}, { timeoutMs: 5000, via });
+    return Math.max(0, Math.round(performance.now() - started));
+  }
+
+  connection(serverId: string): HubConnection | undefined {
+    return this.connections.get(serverId);
+  }
+
+  /** Makes sure the device's account exists on a server (Mosquitto dynamic security). */
+  async provisionDevice(serverId: string, deviceId: string, password: string): Promise<void> {
+    if (serverId === this.deps.embeddedServerId) return;
+    const c = this.connections.get(serverId);
+    if (!c) throw new AppError(503, ErrorCode.Unavailable, 'The message server is not connected to the console.');
+    await waitConnected(c, 5000);
+    try {
+      await provisionDevice(c, deviceId, password);
+    } catch (err) {
+      throw new AppError(503, ErrorCode.Unavailable, `The device account could not be created on the message server: ${(err as Error).message}`);
+    }
+  }
+
+  async removeDevice(serverId: string, deviceId: string): Promise<void> {
+    const c = this.connections.get(serverId);
+    if (serverId === this.deps.embeddedServerId || !c?.connected) return;
+    await removeDevice(c, deviceId).catch(() => {});
+  }
+}
+
+async function waitConnected(c: HubConnection, ms: number) {
+  const until = Date.now() + ms;
+  while (!c.connected && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  if (!c.connected) throw new AppError(503, ErrorCode.Unavailable, 'The message server is not reachable right now.');
+}

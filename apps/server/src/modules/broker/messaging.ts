@@ -1,0 +1,74 @@
+import type { Database } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import type { EmbeddedBroker } from '../../broker/embedded-broker.js';
+import { DevicesRepository } from '../devices/devices.repository.js';
+import { DeviceCredentials } from '../enrollment/credentials.js';
+import { EnrollmentService } from '../enrollment/enrollment.service.js';
+import { ServersRepository } from '../servers/servers.repository.js';
+import { ServersService } from '../servers/servers.service.js';
+import { TelemetryRepository } from '../telemetry/telemetry.repository.js';
+import { TelemetryService } from '../telemetry/telemetry.service.js';
+import { startEmbeddedBroker } from './embedded.js';
+import type { HubLog } from './hub-connection.js';
+import { MessageHub } from './message-hub.js';
+
+/** The messaging part of the console: embedded broker, hub, and the services on top of them. */
+export interface Messaging {
+  hub: MessageHub;
+  broker?: EmbeddedBroker;
+  embeddedServerId?: string;
+  servers: ServersService;
+  enrollment: EnrollmentService;
+  telemetry: TelemetryRepository;
+  enrollPerMinute: number;
+  stop(): Promise<void>;
+}
+
+export async function startMessaging(o: { env: Env; database: Database; log: HubLog & { warn(o: object, m: string): void } }): Promise<Messaging> {
+  const { env, log } = o;
+  const db = o.database.db;
+  const serversRepo = new ServersRepository(db);
+  const credentials = await DeviceCredentials.open(db);
+  const embedded = env.MQTT_EMBEDDED_PORT
+    ? await startEmbeddedBroker({ db, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log })
+    : undefined;
+  const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId });
+  const servers = new ServersService(serversRepo, hub, credentials, log);
+  const telemetryRepo = new TelemetryRepository(db);
+  const telemetry = new TelemetryService({
+    repo: telemetryRepo,
+    devices: new DevicesRepository(db),
+    servers: serversRepo,
+    hub,
+    log,
+    heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
+    pingSeconds: env.DEVICE_PING_SECONDS,
+    onMisplaced: (deviceId, serverId) => servers.redirect(deviceId, serverId),
+  });
+  hub.handler = telemetry;
+  await hub.start();
+  telemetry.start();
+  const enrollment = new EnrollmentService({
+    db,
+    servers: serversRepo,
+    credentials,
+    hub,
+    log,
+    heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
+    metricsSeconds: env.AGENT_METRICS_SECONDS,
+  });
+  return {
+    hub,
+    broker: embedded?.broker,
+    embeddedServerId: embedded?.serverId,
+    servers,
+    enrollment,
+    telemetry: telemetryRepo,
+    enrollPerMinute: env.ENROLL_RATE_LIMIT,
+    async stop() {
+      telemetry.stop();
+      await hub.stop();
+      await embedded?.broker.stop();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import rateLimit from '@fastify/rate-limit';
+import { agentEnrollRequestSchema, agentEnrollResponseSchema, ErrorCode } from '@fleetlink/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { EnrollmentService } from './enrollment.service.js';
+
+/**
+ * POST /api/agent/enroll: public (the agent has no user token), authenticated by device id and
+ * installation key, and rate-limited per address so keys cannot be guessed.
+ */
+export const enrollmentRoutes: FastifyPluginAsyncZod<{ service: EnrollmentService; perMinute: number }> = async (app, { service, perMinute }) => {
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({
+      statusCode: 429,
+      code: ErrorCode.RateLimited,
+      message: `Too many enrollment attempts: try again in ${Math.ceil(ctx.ttl / 1000)} seconds.`,
+    }),
+  });
+  app.post(
+    '/agent/enroll',
+    {
+      config: { public: true, rateLimit: { max: perMinute, timeWindow: '1 minute' } },
+      schema: { tags: ['agent'], body: agentEnrollRequestSchema, response: { 200: agentEnrollResponseSchema } },
+    },
+    (req) => service.enroll(req.body),
+  );
+};

@@ -1,0 +1,53 @@
+import {
+  deviceIdParamsSchema,
+  deviceServersSchema,
+  serverFormSchema,
+  serverMigrateParamsSchema,
+  serverParamsSchema,
+  serverSchema,
+  serversReloadResultSchema,
+  RealmRole,
+} from '@fleetlink/contract';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ServersService } from './servers.service.js';
+
+const admin = { roles: [RealmRole.Admin] };
+
+/** Servers administration (SPEC §7 Servers), realm ADMIN only: credentials never reach anyone else. */
+export const serversRoutes: FastifyPluginAsyncZod<{ service: ServersService }> = async (app, { service }) => {
+  const tags = ['servers'];
+  app.get('/servers', { config: admin, schema: { tags, response: { 200: z.array(serverSchema) } } }, () => service.list());
+
+  app.get('/server/:id', { config: admin, schema: { tags, params: serverParamsSchema, response: { 200: serverSchema } } }, (req) =>
+    service.get(req.params.id),
+  );
+
+  app.post('/server', { config: admin, schema: { tags, body: serverFormSchema, response: { 201: serverSchema } } }, async (req, reply) =>
+    reply.code(201).send(await service.create(req.body)),
+  );
+
+  app.put('/server/:id', { config: admin, schema: { tags, params: serverParamsSchema, body: serverFormSchema, response: { 200: serverSchema } } }, (req) =>
+    service.update(req.params.id, req.body),
+  );
+
+  app.delete('/server/:id', { config: admin, schema: { tags, params: serverParamsSchema } }, async (req, reply) => {
+    await service.delete(req.params.id);
+    return reply.code(204).send();
+  });
+
+  app.get('/servers-reload', { config: admin, schema: { tags, response: { 200: serversReloadResultSchema } } }, async () => ({
+    connections: await service.reload(),
+  }));
+
+  app.post(
+    '/server-migrate/:deviceId/:fromServerId/:toServerId',
+    { config: admin, schema: { tags, params: serverMigrateParamsSchema, response: { 200: deviceServersSchema } } },
+    (req) => service.migrate(req.params.deviceId, req.params.fromServerId, req.params.toServerId),
+  );
+
+  // The device Servers tab (realm ADMIN): the device's assigned servers with their load.
+  app.get('/device/:id/servers', { config: admin, schema: { tags, params: deviceIdParamsSchema, response: { 200: deviceServersSchema } } }, (req) =>
+    service.serversOf(req.params.id),
+  );
+};

@@ -1,0 +1,154 @@
+import type { Server, ServerForm } from '@fleetlink/contract';
+import { badRequest, conflict, notFound } from '../../lib/app-error.js';
+import type { HubLog } from '../broker/hub-connection.js';
+import type { MessageHub } from '../broker/message-hub.js';
+import type { DeviceCredentials } from '../enrollment/credentials.js';
+import type { ServerInsert, ServersRepository, ServerWithLoad } from './servers.repository.js';
+
+const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
+
+/** Server administration, assignment moves and the hub's connections (all realm ADMIN). */
+export class ServersService {
+  constructor(
+    private readonly repo: ServersRepository,
+    private readonly hub: MessageHub,
+    private readonly credentials: DeviceCredentials,
+    private readonly log: HubLog,
+  ) {}
+
+  toDto(row: ServerWithLoad): Server {
+    return {
+      id: row.id,
+      type: row.type,
+      url: row.url,
+      notes: row.notes,
+      maxCapacity: row.maxCapacity,
+      status: row.status,
+      devicesCount: row.devicesCount,
+      organization: row.organizationId ? { id: row.organizationId, name: row.organizationName ?? '' } : null,
+      username: row.username,
+      password: row.password,
+      trustStore: row.trustStore,
+      trustStorePassword: row.trustStorePassword,
+      blobBaseUrl: row.blobBaseUrl,
+      hostKey: row.hostKey,
+      connected: row.type === 'MESSAGE' ? (this.hub.isConnected(row.id) ?? false) : null,
+    };
+  }
+
+  async list(): Promise<Server[]> {
+    return (await this.repo.list()).map((r) => this.toDto(r));
+  }
+
+  async get(id: string): Promise<Server> {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound('Server not found.');
+    return this.toDto(row);
+  }
+
+  private async values(form: ServerForm): Promise<ServerInsert> {
+    const organizationId = blank(form.organization);
+    if (organizationId && !(await this.repo.organizationExists(organizationId))) {
+      throw badRequest('Organization not found.', { organization: 'Organization not found.' });
+    }
+    return {
+      type: form.type,
+      url: form.url.trim(),
+      notes: blank(form.notes),
+      maxCapacity: form.maxCapacity,
+      status: form.status,
+      organizationId,
+      username: blank(form.username),
+      password: blank(form.password),
+      trustStore: blank(form.trustStore)?.replace(/\s+/g, '') ?? null,
+      trustStorePassword: blank(form.trustStorePassword),
+      blobBaseUrl: blank(form.blobBaseUrl),
+      hostKey: blank(form.hostKey),
+    };
+  }
+
+  async create(form: ServerForm): Promise<Server> {
+    const id = await this.repo.insert(await this.values(form));
+    if (form.type === 'MESSAGE') await this.hub.reload();
+    return this.get(id);
+  }
+
+  async update(id: string, form: ServerForm): Promise<Server> {
+    const before = await this.repo.findById(id);
+    if (!before) throw notFound('Server not found.');
+    if (before.type !== form.type && before.devicesCount > 0) {
+      throw conflict(`This server has ${before.devicesCount} devices: move them before changing its type.`);
+    }
+    await this.repo.update(id, await this.values(form));
+    if (form.type === 'MESSAGE' || before.type === 'MESSAGE') await this.hub.reload();
+    return this.get(id);
+  }
+
+  async delete(id: string): Promise<void> {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound('Server not found.');
+    if (row.devicesCount > 0) {
+      throw conflict(`This server still has ${row.devicesCount} devices: migrate them to another server first.`);
+    }
+    await this.repo.delete(id);
+    if (row.type === 'MESSAGE') await this.hub.reload();
+  }
+
+  reload(): Promise<number> {
+    return this.hub.reload();
+  }
+
+  async serversOf(deviceId: string): Promise<Server[]> {
+    return (await this.repo.assignedTo(deviceId)).map((r) => this.toDto(r));
+  }
+
+  /**
+   * Moves a device from one server to another of the same type. For message servers the device's
+   * account is provisioned on the target first, then its agent is told to move (if it is
+   * reachable now; otherwise it is redirected the next time it connects to the old server).
+   */
+  async migrate(deviceId: string, fromServerId: string, toServerId: string): Promise<Server[]> {
+    const assigned = await this.repo.assignedTo(deviceId);
+    const from = assigned.find((s) => s.id === fromServerId);
+    if (!from) throw notFound('The device is not assigned to this server.');
+    const to = await this.repo.findById(toServerId);
+    if (!to) throw notFound('Server not found.');
+    if (to.id === from.id) throw badRequest('The device is already on this server.');
+    if (to.type !== from.type) throw badRequest('A device can only move to a server of the same type.');
+    if (to.type === 'MESSAGE') {
+      const creds = await this.credentials.current(deviceId);
+      if (creds) await this.hub.provisionDevice(to.id, deviceId, creds.password);
+      await this.repo.move(deviceId, from.id, to.id);
+      if (creds) {
+        const via = this.hub.connection(from.id);
+        await this.tellAgentToMove(deviceId, to, creds.password, via);
+      }
+    } else {
+      await this.repo.move(deviceId, from.id, to.id);
+    }
+    return this.serversOf(deviceId);
+  }
+
+  /** A device connected to a server it no longer belongs to: send it on to its assigned one. */
+  async redirect(deviceId: string, currentServerId: string): Promise<void> {
+    const target = (await this.repo.assignedTo(deviceId)).find((s) => s.type === 'MESSAGE');
+    const creds = await this.credentials.current(deviceId);
+    if (!target || !creds || target.id === currentServerId) return;
+    await this.hub.provisionDevice(target.id, deviceId, creds.password);
+    await this.tellAgentToMove(deviceId, target, creds.password, this.hub.connection(currentServerId));
+  }
+
+  private async tellAgentToMove(deviceId: string, to: ServerWithLoad, password: string, via = this.hub.connection(to.id)) {
+    try {
+      await this.hub.request(
+        deviceId,
+        'migrate',
+        { server: { id: to.id, url: to.url, trustStore: to.trustStore }, password },
+        { via, timeoutMs: 10_000 },
+      );
+      this.log.info({ deviceId, serverId: to.id }, 'device told to move to its new message server');
+    } catch (err) {
+      this.log.info({ deviceId, serverId: to.id, err: (err as Error).message }, 'device will move when it next connects');
+    }
+  }
+}

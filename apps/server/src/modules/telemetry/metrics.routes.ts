@@ -1,0 +1,40 @@
+import {
+  deviceIdParamsSchema,
+  metricsQuerySchema,
+  metricsResponseSchema,
+  timelineHours,
+  timelineQuerySchema,
+  timelineResponseSchema,
+} from '@fleetlink/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { OrganizationPolicy } from '../organizations/organization.policy.js';
+import type { TelemetryRepository } from './telemetry.repository.js';
+
+/** GET /api/device/{id}/metrics and /metrics/TIMELINE (SPEC §7): members of the device's organization. */
+export const metricsRoutes: FastifyPluginAsyncZod<{ repo: TelemetryRepository; policy: OrganizationPolicy }> = async (app, { repo, policy }) => {
+  app.get(
+    '/device/:id/metrics',
+    { schema: { tags: ['metrics'], params: deviceIdParamsSchema, querystring: metricsQuerySchema, response: { 200: metricsResponseSchema } } },
+    async (req) => {
+      await policy.readDevice(req.principal, req.params.id);
+      const since = new Date(Date.now() - req.query.hours * 3600_000);
+      const rows = await repo.metrics(req.params.id, since);
+      return rows.map((r) => ({ time: r.time.toISOString(), systemLoad: r.systemLoad }));
+    },
+  );
+
+  app.get(
+    '/device/:id/metrics/TIMELINE',
+    { schema: { tags: ['metrics'], params: deviceIdParamsSchema, querystring: timelineQuerySchema, response: { 200: timelineResponseSchema } } },
+    async (req) => {
+      await policy.readDevice(req.principal, req.params.id);
+      const since = new Date(Date.now() - timelineHours[req.query.interval] * 3600_000);
+      const rows = await repo.timeline(req.params.id, since);
+      // Periods are clipped to the window so the grid never draws before it.
+      return rows.map((r) => ({
+        start: (r.start < since ? since : r.start).toISOString(),
+        end: r.end ? r.end.toISOString() : null,
+      }));
+    },
+  );
+};

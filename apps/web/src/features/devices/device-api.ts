@@ -1,0 +1,103 @@
+import {
+  deviceOrganizationOptionsSchema,
+  deviceReindexResultSchema,
+  deviceSchema,
+  deviceSearchResultSchema,
+  deviceTagsSchema,
+  type DeviceForm,
+  type DeviceStatusFilter,
+} from '@fleetlink/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApi } from '../../app/api/useApi';
+
+/** SPEC §4: the device cache refreshes every 60 seconds. */
+export const DEVICE_REFRESH_MS = 60_000;
+
+export const deviceKeys = {
+  all: ['devices'] as const,
+  search: (params: DeviceSearchParams) => ['devices', 'search', params] as const,
+  detail: (id: string) => ['devices', 'detail', id] as const,
+  tags: ['devices', 'tags'] as const,
+  organizations: ['devices', 'organizations'] as const,
+};
+
+export interface DeviceSearchParams {
+  search?: string;
+  status?: DeviceStatusFilter;
+  page?: number;
+  size?: number;
+}
+
+export function searchUrl({ search, status, page, size }: DeviceSearchParams): string {
+  const params = new URLSearchParams();
+  if (search?.trim()) params.set('search', search.trim());
+  if (status) params.set('status', status);
+  if (page) params.set('page', String(page));
+  if (size) params.set('size', String(size));
+  const query = params.toString();
+  return query ? `/api/devices?${query}` : '/api/devices';
+}
+
+export function useDeviceSearch(params: DeviceSearchParams, options: { enabled?: boolean } = {}) {
+  const api = useApi();
+  return useQuery({
+    queryKey: deviceKeys.search(params),
+    queryFn: ({ signal }) => api.get(searchUrl(params), deviceSearchResultSchema, signal),
+    refetchInterval: DEVICE_REFRESH_MS,
+    placeholderData: keepPreviousData,
+    enabled: options.enabled ?? true,
+  });
+}
+
+export function useDevice(id: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: deviceKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => api.get(`/api/device/${encodeURIComponent(id!)}`, deviceSchema, signal),
+    enabled: !!id,
+    refetchInterval: DEVICE_REFRESH_MS,
+  });
+}
+
+export function useDeviceTags() {
+  const api = useApi();
+  return useQuery({ queryKey: deviceKeys.tags, queryFn: ({ signal }) => api.get('/api/tags', deviceTagsSchema, signal) });
+}
+
+export function useDeviceOrganizations() {
+  const api = useApi();
+  return useQuery({
+    queryKey: deviceKeys.organizations,
+    queryFn: ({ signal }) => api.get('/api/device-organizations', deviceOrganizationOptionsSchema, signal),
+  });
+}
+
+export function useSaveDevice(id?: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (form: DeviceForm) =>
+      id ? api.put(`/api/device/${encodeURIComponent(id)}`, form, deviceSchema) : api.post('/api/device', form, deviceSchema),
+    onSuccess: (device) => {
+      client.setQueryData(deviceKeys.detail(device.id), device);
+      void client.invalidateQueries({ queryKey: deviceKeys.all });
+    },
+  });
+}
+
+export function useDeleteDevice(id: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete(`/api/device/${encodeURIComponent(id)}`),
+    onSuccess: () => {
+      client.removeQueries({ queryKey: deviceKeys.detail(id) });
+      void client.invalidateQueries({ queryKey: deviceKeys.all });
+    },
+  });
+}
+
+export function useReindexDevices() {
+  const api = useApi();
+  return useMutation({ mutationFn: () => api.get('/api/devices-search-reindex', deviceReindexResultSchema) });
+}

@@ -1,0 +1,94 @@
+import type { DeviceStatusFilter } from '@fleetlink/contract';
+import { Badge, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconLayoutGrid, IconList } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
+import { useDeviceSearch } from '../device-api';
+import { DeviceCard } from './DeviceCard';
+import { DeviceSearchBox } from './DeviceSearchBox';
+import { DeviceTable } from './DeviceTable';
+import { useListMode, type ListMode } from './list-mode';
+
+export const SEARCH_PAGE_SIZE = 24;
+type Tab = 'all' | DeviceStatusFilter;
+const tabOf = (value: string | null): Tab => (value === 'online' || value === 'offline' ? value : 'all');
+
+/** /devices/search?tab=&search= (SPEC §2): tabs with counts, list or grid, paged on the server. */
+export function DeviceSearchPage() {
+  const [params, setParams] = useSearchParams();
+  const tab = tabOf(params.get('tab'));
+  const search = params.get('search') ?? '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [mode, setMode] = useListMode();
+  const { data, isLoading } = useDeviceSearch({
+    search,
+    status: tab === 'all' ? undefined : tab,
+    page: page - 1,
+    size: SEARCH_PAGE_SIZE,
+  });
+
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) (v ? next.set(k, v) : next.delete(k));
+    setParams(next);
+  };
+  const totals = data?.totals;
+  const shown = totals ? (tab === 'online' ? totals.ONLINE : tab === 'offline' ? totals.OFFLINE : totals.ALL) : 0;
+  const pages = Math.ceil(shown / SEARCH_PAGE_SIZE);
+
+  return (
+    <Stack>
+      <AppBreadcrumbs items={[{ label: 'Devices', to: '/devices' }, { label: 'Find devices' }]} />
+      <Group justify="space-between" align="flex-end">
+        <Title order={2}>Find devices</Title>
+        <SegmentedControl
+          aria-label="Display mode"
+          value={mode}
+          onChange={(v) => setMode(v as ListMode)}
+          data={[
+            { value: 'grid', label: <Group gap={4} wrap="nowrap"><IconLayoutGrid size={16} /> Grid</Group> },
+            { value: 'list', label: <Group gap={4} wrap="nowrap"><IconList size={16} /> List</Group> },
+          ]}
+        />
+      </Group>
+      <DeviceSearchBox initial={search} />
+      <Tabs value={tab} onChange={(v) => update({ tab: v === 'all' || !v ? undefined : v, page: undefined })}>
+        <Tabs.List>
+          {(
+            [
+              ['all', 'All', totals?.ALL],
+              ['online', 'Online', totals?.ONLINE],
+              ['offline', 'Offline', totals?.OFFLINE],
+            ] as const
+          ).map(([value, label, count]) => (
+            <Tabs.Tab key={value} value={value} rightSection={<Badge size="sm" variant="light" circle={false}>{count ?? '…'}</Badge>}>
+              {label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      {isLoading ? (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      ) : !data?.devices.length ? (
+        <Text c="dimmed" py="lg">
+          {search ? `No devices match “${search}”.` : 'No devices here yet.'}
+        </Text>
+      ) : mode === 'grid' ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} data-testid="device-grid">
+          {data.devices.map((d) => (
+            <DeviceCard key={d.id} device={d} />
+          ))}
+        </SimpleGrid>
+      ) : (
+        <DeviceTable devices={data.devices} />
+      )}
+      {pages > 1 ? (
+        <Center>
+          <Pagination total={pages} value={page} onChange={(p) => update({ page: p > 1 ? String(p) : undefined })} />
+        </Center>
+      ) : null}
+    </Stack>
+  );
+}

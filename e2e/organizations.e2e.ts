@@ -1,0 +1,129 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { passwordLogin } from '../apps/server/src/idp/password-login.js';
+import { admin, user, type SeededAccount } from './support/accounts';
+import { launchBrowser, openPage, type OpenedPage } from './support/browser';
+import { signIn } from './support/login';
+import { startStack, type Stack } from './support/stack';
+
+const TEST_TIMEOUT_MS = 90_000;
+const ORG_NAME = `Acme Robotics ${Date.now().toString(36)}`;
+
+let stack: Stack;
+let browser: Browser;
+const opened: OpenedPage[] = [];
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map(({ context }) => context.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function signedIn(account: SeededAccount, path: string): Promise<Page> {
+  const opened_ = await openPage(browser);
+  opened.push(opened_);
+  await signIn(opened_.page, stack.url, account, path);
+  return opened_.page;
+}
+
+async function api(account: SeededAccount, method: string, path: string, json?: unknown) {
+  const { access_token } = await passwordLogin({ consoleUrl: stack.url, email: account.email, password: account.password });
+  const res = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${access_token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+describe('organizations: members share access', () => {
+  let organizationId: string;
+
+  it('admin creates a COMPANY organization and adds user@ as USER', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const page = await signedIn(admin, '/organizations/new');
+    await page.getByRole('heading', { name: 'Create new organization' }).waitFor();
+
+    // Submitting the empty form shows every required message and stays on the page.
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByText('Name is required.').waitFor();
+    await page.getByText('Email is required.').waitFor();
+    expect(await page.getByLabel('VAT').count()).toBe(0);
+
+    await page.getByLabel('Company').check();
+    await page.getByLabel(/^Name/).fill(ORG_NAME);
+    await page.getByLabel(/^Country/).fill('Nether');
+    await page.getByRole('option', { name: 'Netherlands' }).click();
+    await page.getByLabel(/^Address/).fill('Keizersgracht 1, 1015 CJ Amsterdam');
+    await page.getByLabel('Telephone').fill('+31 20 123 4567');
+    await page.getByLabel(/^Email/).fill('office@acme.example');
+    await page.getByLabel('VAT').fill('NL123456789B01');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+
+    await page.waitForURL(`${stack.url}/organizations`);
+    const card = page.getByTestId('organization-card').filter({ hasText: ORG_NAME });
+    await card.waitFor();
+    expect(await card.getByRole('link', { name: 'office@acme.example' }).getAttribute('href')).toBe('mailto:office@acme.example');
+    await card.getByRole('link', { name: 'More info' }).click();
+    await page.waitForURL(/\/organizations\/[0-9a-f-]{36}$/);
+    organizationId = page.url().split('/').pop()!;
+    await page.getByRole('button', { name: 'Delete' }).waitFor();
+
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.waitForURL(`${stack.url}/organizations/${organizationId}/members`);
+    await page.getByText('No notification is sent to new members', { exact: false }).waitFor();
+    await page.getByRole('textbox', { name: /^Email/ }).fill(user.email);
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const row = page.getByTestId('member-row').filter({ hasText: user.email });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('USER');
+    expect(await page.getByTestId('member-row').filter({ hasText: admin.email }).textContent()).toContain('ME');
+
+    // A device in the organization, created through the API as admin.
+    const device = await api(admin, 'POST', '/api/device', { organization: organizationId, name: 'e2e robot', branch: 'PRODUCTION' });
+    expect(device.status).toBeLessThan(300);
+  });
+
+  it('user@ sees the organization and its devices, but cannot edit or delete it', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const page = await signedIn(user, '/organizations');
+    const card = page.getByTestId('organization-card').filter({ hasText: ORG_NAME });
+    await card.getByRole('link', { name: 'More info' }).click();
+    await page.waitForURL(`${stack.url}/organizations/${organizationId}`);
+    await page.getByTestId('devices-count').filter({ hasText: '1' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByTestId('member-row').filter({ hasText: user.email }).waitFor();
+    expect(await page.getByRole('button', { name: 'Revoke access' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add user' }).count()).toBe(0);
+
+    const devices = await api(user, 'GET', '/api/devices');
+    expect(JSON.stringify(devices.body)).toContain('e2e robot');
+  });
+
+  it('admin revokes user@, who then no longer sees the organization or its devices', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const page = await signedIn(admin, `/organizations/${organizationId}/members`);
+    const row = page.getByTestId('member-row').filter({ hasText: user.email });
+    await row.getByRole('button', { name: 'Revoke access' }).click();
+    await page.getByText(`Revoke access to ${user.email}?`).waitFor();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await row.waitFor({ state: 'detached' });
+
+    const userPage = await signedIn(user, '/organizations');
+    await userPage.getByTestId('organization-card').first().waitFor();
+    expect(await userPage.getByTestId('organization-card').filter({ hasText: ORG_NAME }).count()).toBe(0);
+    await userPage.goto(`${stack.url}/organizations/${organizationId}`);
+    await userPage.getByText('Organization not found').waitFor();
+
+    const devices = await api(user, 'GET', '/api/devices');
+    expect(JSON.stringify(devices.body)).not.toContain('e2e robot');
+  });
+});
