@@ -59,7 +59,7 @@ describe('organizations: members share access', () => {
 
     await page.getByLabel('Company').check();
     await page.getByLabel(/^Name/).fill(ORG_NAME);
-    await page.getByLabel(/^Country/).fill('Nether');
+    await page.getByRole('combobox', { name: /^Country/ }).fill('Nether');
     await page.getByRole('option', { name: 'Netherlands' }).click();
     await page.getByLabel(/^Address/).fill('Keizersgracht 1, 1015 CJ Amsterdam');
     await page.getByLabel('Telephone').fill('+31 20 123 4567');
@@ -117,11 +117,31 @@ describe('organizations: members share access', () => {
     await page.getByRole('button', { name: 'Yes' }).click();
     await row.waitFor({ state: 'detached' });
 
+    // With a device linked, Delete is disabled and says why.
+    await page.getByRole('link', { name: 'Summary' }).click();
+    const del = page.getByRole('button', { name: 'Delete' });
+    expect(await del.getAttribute('data-disabled')).not.toBeNull();
+    await del.hover();
+    await page.getByText('It is not possible to remove this organization, it has devices linked.').waitFor();
+
+    // Custom domains: the CNAME instruction names the proxy host; register, then revoke.
+    await page.getByRole('link', { name: 'Domains' }).click();
+    expect(await page.getByTestId('proxy-host').textContent()).toBe('proxy.localhost');
+    await page.getByRole('textbox', { name: /^Domain/ }).fill('Tunnels.Acme.Example');
+    await page.getByRole('button', { name: 'Register domain' }).click();
+    const domainRow = page.getByTestId('domain-row').filter({ hasText: 'tunnels.acme.example' });
+    await domainRow.waitFor();
+    expect(await domainRow.textContent()).toMatch(/FAILED|ACTIVE/);
+    await domainRow.getByRole('button', { name: 'Remove custom domain' }).click();
+    await page.getByText('Revoke domain tunnels.acme.example?').waitFor();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await domainRow.waitFor({ state: 'detached' });
+
     const userPage = await signedIn(user, '/organizations');
     await userPage.getByTestId('organization-card').first().waitFor();
     expect(await userPage.getByTestId('organization-card').filter({ hasText: ORG_NAME }).count()).toBe(0);
     await userPage.goto(`${stack.url}/organizations/${organizationId}`);
-    await userPage.getByText('Organization not found').waitFor();
+    await userPage.getByText('Organization not found', { exact: true }).waitFor();
 
     const devices = await api(user, 'GET', '/api/devices');
     expect(JSON.stringify(devices.body)).not.toContain('e2e robot');

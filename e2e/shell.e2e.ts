@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { admin, guest, user, type SeededAccount } from './support/accounts';
 import { launchBrowser, openPage, type OpenedPage } from './support/browser';
-import { PROVIDER_LOGIN_URL, signIn, signInAtProvider } from './support/login';
+import { logOut, PROVIDER_LOGIN_URL, signIn, signInAtProvider } from './support/login';
 import { startStack, type Stack } from './support/stack';
 
 const TEST_TIMEOUT_MS = 60_000;
@@ -106,10 +106,7 @@ describe('signing in through the provider', () => {
     'logs out at the provider: the next visit asks for credentials again',
     async () => {
       const page = await signedIn(user);
-      await openProfileMenu(page);
-      await page.getByRole('menuitem', { name: 'Logout' }).click();
-      // Back at the console signed out, the guard sends the visitor to the provider's sign-in page.
-      await page.waitForURL(PROVIDER_LOGIN_URL);
+      await logOut(page);
       await page.goto(`${stack.url}/terms-service`);
       await page.waitForURL(PROVIDER_LOGIN_URL);
     },
@@ -122,7 +119,8 @@ describe('navigation by role', () => {
     'shows a USER the Devices menu and no Manage menu',
     async () => {
       const page = await signedIn(user);
-      expect(await menuEntries(page, 'Devices')).toEqual(['Find devices', 'Create new device']);
+      // Recently opened devices (none yet for this fresh account) may follow these two.
+      expect((await menuEntries(page, 'Devices')).slice(0, 2)).toEqual(['Find devices', 'Create new device']);
       expect(await navButton(page, 'Manage').count()).toBe(0);
       const cards = await page.getByRole('region').allInnerTexts();
       expect(cards.some((text) => text.startsWith('Devices'))).toBe(true);
@@ -139,8 +137,9 @@ describe('navigation by role', () => {
       await page.getByRole('region', { name: 'Manage' }).waitFor();
       await page.getByRole('menuitem', { name: 'Servers' }).click();
       await page.waitForURL(`${stack.url}/servers`);
-      // Servers is not built yet: a plain not-found page, reached through the ADMIN guard.
-      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      // The ADMIN guard lets an admin through.
+      await page.locator('main').getByRole('heading').first().waitFor();
+      expect(await page.getByRole('heading', { name: 'Unauthorised' }).count()).toBe(0);
     },
     TEST_TIMEOUT_MS,
   );
@@ -209,6 +208,16 @@ describe('route guard', () => {
         const rect = document.getElementById('governing-law')!.getBoundingClientRect();
         return window.scrollY > 0 && rect.top >= 0 && rect.bottom <= window.innerHeight;
       });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shows a plain not-found page for an unknown address, after login',
+    async () => {
+      const page = await signedIn(guest, '/no-such-page');
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      expect(page.url()).toBe(`${stack.url}/no-such-page`);
     },
     TEST_TIMEOUT_MS,
   );

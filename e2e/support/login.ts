@@ -26,3 +26,15 @@ export async function signIn(
   await page.waitForURL(`${baseUrl}${path}`);
   await page.getByTestId('profile-menu').waitFor();
 }
+
+/** Logs out through the profile menu; the provider ends its session and sends the browser back. */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByTestId('profile-menu').hover();
+  const endSession = page.waitForRequest(
+    (request) => request.isNavigationRequest() && new URL(request.url()).pathname.startsWith('/idp/session/end'),
+  );
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await endSession;
+  // Back at the console, signed out: its guard sends the visitor to the provider's sign-in page.
+  await page.waitForURL(PROVIDER_LOGIN_URL);
+}

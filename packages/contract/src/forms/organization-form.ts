@@ -23,9 +23,10 @@ const required = (label: string, max: number) =>
     .max(max, messages.maxLength(label, max));
 
 const optional = (label: string, max: number, pattern?: RegExp) => {
-  let s = z.string({ error: messages.pattern(label) }).trim().max(max, messages.maxLength(label, max));
-  if (pattern) s = s.regex(pattern, messages.pattern(label));
-  return s
+  const s = z.string({ error: messages.pattern(label) }).trim().max(max, messages.maxLength(label, max));
+  // Empty means 'not given'; the pattern applies only to a value.
+  const checked = pattern ? s.refine((v) => !v || pattern.test(v), messages.pattern(label)) : s;
+  return checked
     .nullish()
     .transform((v) => (v ? v : null));
 };

@@ -134,6 +134,7 @@ export const serverSchema = z.object({
   connected: z.boolean().nullable(),
 });
 export type Server = z.infer<typeof serverSchema>;
+export const serverListSchema = z.array(serverSchema);
 
 /** Utilization in percent, 0 decimals (SPEC §9: devicesCount / maxCapacity x 100). */
 export const serverUtilization = (s: Pick<Server, 'devicesCount' | 'maxCapacity'>) =>

@@ -39,3 +39,9 @@ describe('custom domain CNAME check against a local DNS server', () => {
     expect(await checkDomain(failing, 'x.example.com', 'p.test')).toEqual({ status: 'FAILED', reason: 'The DNS lookup of x.example.com failed (ETIMEOUT).' });
   });
 });
+
+describe('DNS_SERVERS configuration', () => {
+  it('rejects a malformed server address at start, not at the first check', () => {
+    expect(() => createCnameLookup(['not an ip'])).toThrow();
+  });
+});

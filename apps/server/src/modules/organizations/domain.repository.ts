@@ -30,6 +30,15 @@ export class DomainRepository {
     return row;
   }
 
+  /** Only ACTIVE domains may be chosen for tunnels (issue 5). */
+  async activeFor(organizationId: string): Promise<DomainRow[]> {
+    return this.db
+      .select()
+      .from(organizationDomains)
+      .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.status, 'ACTIVE')))
+      .orderBy(asc(organizationDomains.domain));
+  }
+
   async add(organizationId: string, domain: string): Promise<DomainRow> {
     const [row] = await this.db.insert(organizationDomains).values({ organizationId, domain }).returning();
     return row;

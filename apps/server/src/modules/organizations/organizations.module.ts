@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
-import type { Env } from '../../env.js';
+import { ConfigError, type Env } from '../../env.js';
 import { createCnameLookup, type CnameLookup } from './domain-check.js';
 import { DomainMonitor } from './domain-monitor.js';
 import { DomainRepository } from './domain.repository.js';
@@ -25,7 +25,7 @@ export async function registerOrganizations(api: FastifyInstance, opts: Organiza
   const domains = new DomainService(
     new DomainRepository(opts.db),
     opts.policy,
-    opts.lookup ?? createCnameLookup(opts.env.DNS_SERVERS),
+    opts.lookup ?? cnameLookupFor(opts.env.DNS_SERVERS),
     opts.env.TUNNEL_PROXY_HOST,
   );
   const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains);
@@ -34,4 +34,13 @@ export async function registerOrganizations(api: FastifyInstance, opts: Organiza
   api.addHook('onReady', async () => void monitor.start());
   api.addHook('onClose', () => monitor.close());
   return { organizations, domains, monitor };
+}
+
+/** node's resolver rejects malformed server addresses; say so as a configuration error, in one line. */
+function cnameLookupFor(servers: string[]): CnameLookup {
+  try {
+    return createCnameLookup(servers);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: DNS_SERVERS: ${(err as Error).message}`);
+  }
 }

@@ -65,9 +65,9 @@ describe('organizations API', () => {
   });
 
   it('creates an organization with the creator as CREATOR, type PERSONAL by default and no VAT for PERSONAL', async () => {
-    const personal = await call(ADMIN, 'POST', '/organization', { ...company, type: undefined });
+    const personal = await call(ADMIN, 'POST', '/organization', { ...company, type: undefined, telephone: '' });
     expect(personal.status).toBe(201);
-    expect(personal.body).toMatchObject({ type: 'PERSONAL', vat: null, role: 'CREATOR', email: 'office@acme.example' });
+    expect(personal.body).toMatchObject({ type: 'PERSONAL', vat: null, telephone: null, role: 'CREATOR', email: 'office@acme.example' });
 
     const created = await call(ADMIN, 'POST', '/organization', company);
     expect(created.status).toBe(201);
@@ -220,6 +220,28 @@ describe('organizations API', () => {
     const taken = await call(USER, 'POST', `/organization/${personal}/domain`, { domain: 'TUNNELS.acme.example.' });
     expect(taken).toEqual({ status: 409, body: { code: 'CONFLICT', message: 'The domain tunnels.acme.example is already registered.' } });
     expect((await call(ADMIN, 'DELETE', `/organization/${orgId}/domain/${personal}`)).status).toBe(404);
+  });
+
+  it("shares the organization's devices with members at once, and hides them at once on revoke", async () => {
+    const device = await call(ADMIN, 'POST', '/device', { organization: orgId, name: 'shared robot', branch: 'PRODUCTION' });
+    expect(device.status).toBeLessThan(300);
+    const deviceId = device.body.id;
+    const visible = async () => JSON.stringify((await call(USER, 'GET', '/devices')).body).includes('shared robot');
+
+    expect((await call(USER, 'GET', `/device/${deviceId}`)).status).toBe(404);
+    expect(await visible()).toBe(false);
+
+    const member = (await call(ADMIN, 'POST', `/organization/${orgId}/user`, { email: USER, role: 'USER' })).body;
+    expect((await call(USER, 'GET', `/device/${deviceId}`)).status).toBe(200);
+    expect(await visible()).toBe(true);
+    expect((await call(USER, 'PUT', `/device/${deviceId}`, { organization: orgId, name: 'renamed', branch: 'PRODUCTION' })).status).toBe(403);
+    expect((await call(USER, 'DELETE', `/device/${deviceId}`)).status).toBe(403);
+
+    expect((await call(ADMIN, 'DELETE', `/organization/${orgId}/user/${member.id}`)).status).toBe(204);
+    expect((await call(USER, 'GET', `/device/${deviceId}`)).status).toBe(404);
+    expect(await visible()).toBe(false);
+
+    expect((await call(ADMIN, 'DELETE', `/device/${deviceId}`)).status).toBeLessThan(300);
   });
 
   it('refuses to delete an organization with devices, and deletes it without', async () => {

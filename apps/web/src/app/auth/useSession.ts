@@ -5,6 +5,8 @@ import { readAuthDetails, type AuthDetails } from './token-claims';
 
 export interface Session {
   isAuthenticated: boolean;
+  /** Logout is on its way to the provider; the local user is already gone. */
+  isSigningOut: boolean;
   /** From the access token; null when signed out. */
   details: AuthDetails | null;
   /** Full name and username from the user profile (ID token). */
@@ -26,6 +28,7 @@ export function useSession(): Session {
 
   return {
     isAuthenticated: auth.isAuthenticated,
+    isSigningOut: auth.activeNavigator === 'signoutRedirect',
     details,
     name: user?.profile.name ?? null,
     username: user?.profile.preferred_username ?? details?.username ?? null,

@@ -4,6 +4,7 @@ import { currentAppUrl } from '../auth/return-url';
 import { useSession } from '../auth/useSession';
 import { missingRoles, requiredRoles } from './route-access';
 import { SignInRedirect } from './SignInRedirect';
+import { FullPageLoader } from '../startup/FullPageLoader';
 
 /**
  * Every page needs a signed-in user; routes add the realm roles they require in their `handle`.
@@ -15,6 +16,9 @@ export function RouteGuard() {
   const location = useLocation();
   const matches = useMatches();
 
+  // Logout drops the local user before leaving for the provider; signing in again now would race
+  // the logout navigation and win, keeping the provider session alive.
+  if (session.isSigningOut) return <FullPageLoader label="Signing out…" />;
   if (!session.isAuthenticated) return <SignInRedirect returnUrl={currentAppUrl(location)} />;
   const missing = missingRoles(requiredRoles(matches), session.details?.realmRoles ?? []);
   if (missing.length > 0) return <AccessDeniedPage />;

@@ -9,8 +9,8 @@ const links = [
 
 export function AppFooter() {
   return (
-    <Container size="lg" w="100%" component="footer" py="lg" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
-      <Group justify="space-between" gap="sm">
+    <Container size="lg" w="100%" component="footer" pb="lg" mt="xl">
+      <Group justify="space-between" gap="sm" pt="lg" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
         <Text size="sm" c="dimmed">
           © {new Date().getFullYear()} Fleetlink
         </Text>

@@ -1,4 +1,5 @@
 import { IconDevices, IconPlus, IconSearch } from '@tabler/icons-react';
+import { RecentDevicesMenuItems } from '../../features/devices/recent/RecentDevicesMenuItems';
 import { MenuLink } from './MenuLink';
 import { NavMenu } from './NavMenu';
 
@@ -12,8 +13,8 @@ export function DevicesMenu() {
       <MenuLink to="/devices/new" icon={<IconPlus size={16} />}>
         Create new device
       </MenuLink>
-      {/* Slot: the devices capability lists the up to 5 recently opened devices here, under a
-          divider, linking to /devices/{id}. */}
+      {/* The up to 5 recently opened devices, under a divider, linking to /devices/{id}. */}
+      <RecentDevicesMenuItems />
     </NavMenu>
   );
 }

@@ -1,10 +1,10 @@
-import { Button } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { IconHome } from '@tabler/icons-react';
 import { NavLink } from 'react-router';
 
 export function HomeLink() {
   return (
-    <NavLink to="/" end style={{ textDecoration: 'none' }}>
+    <NavLink to="/" end style={{ textDecoration: 'none' }} aria-label="Home">
       {({ isActive }) => (
         <Button
           component="span"
@@ -13,7 +13,9 @@ export function HomeLink() {
           leftSection={<IconHome size={18} />}
           px="sm"
         >
-          Home
+          <Text span inherit visibleFrom="sm">
+            Home
+          </Text>
         </Button>
       )}
     </NavLink>

@@ -1,4 +1,4 @@
-import { Button, Menu } from '@mantine/core';
+import { Button, Menu, Text } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
@@ -33,8 +33,12 @@ export function NavMenu({ label, icon, sections, children }: NavMenuProps) {
           leftSection={icon}
           rightSection={<IconChevronDown size={14} />}
           px="sm"
+          aria-label={label}
         >
-          {label}
+          {/* Icons only on phones, so the whole navigation fits the width. */}
+          <Text span inherit visibleFrom="sm">
+            {label}
+          </Text>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>{children}</Menu.Dropdown>

@@ -13,7 +13,7 @@ export function TopNav() {
   const session = useSession();
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" component="nav" aria-label="Main">
-      <Group gap={4} wrap="nowrap">
+      <Group gap={4} wrap="nowrap" miw={0}>
         <BrandLink />
         <HomeLink />
         {session.hasRole(RealmRole.User) ? <DevicesMenu /> : null}

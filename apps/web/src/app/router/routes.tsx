@@ -1,11 +1,14 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Navigate, type RouteObject } from 'react-router';
 import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
+import { DevicesRoutes } from '../../features/devices/DevicesRoutes';
+import { OperatorPage } from '../../features/devices/OperatorPage';
 import { HomePage } from '../../features/home/HomePage';
 import { PrivacyPolicyPage } from '../../features/legal/PrivacyPolicyPage';
 import { TermsOfServicePage } from '../../features/legal/TermsOfServicePage';
 import { NotFoundPage } from '../../features/not-found/NotFoundPage';
 import { OrganizationsRoutes } from '../../features/organizations/OrganizationsRoutes';
+import { ServersRoutes } from '../../features/servers/ServersRoutes';
 import { CALLBACK_PATH } from '../auth/return-url';
 import { RouteGuard } from '../guards/RouteGuard';
 import type { RouteAccess } from '../guards/route-access';
@@ -34,11 +37,11 @@ export const routes: RouteObject[] = [
         errorElement: <RouteErrorPage />,
         children: [
           { index: true, element: <HomePage />, handle: user },
-          { path: 'devices/*', element: notBuilt, handle: user },
+          { path: 'devices/*', element: <DevicesRoutes />, handle: user },
           { path: 'organizations/*', element: <OrganizationsRoutes />, handle: user },
-          { path: 'servers/*', element: notBuilt, handle: admin },
+          { path: 'servers/*', element: <ServersRoutes />, handle: admin },
           { path: 'agent/*', element: notBuilt, handle: admin },
-          { path: 'operator', element: notBuilt, handle: admin },
+          { path: 'operator', element: <OperatorPage />, handle: admin },
           // Login only.
           { path: 'terms-service', element: <TermsOfServicePage /> },
           { path: 'privacy-policy', element: <PrivacyPolicyPage /> },

@@ -28,7 +28,7 @@ export function FeatureCard({ title, description, icon, links }: FeatureCardProp
         <Text size="sm" c="dimmed" style={{ flex: 1 }}>
           {description}
         </Text>
-        <Group gap="lg">
+        <Group gap="md" style={{ rowGap: 4 }}>
           {links.map((link) => (
             <Anchor key={link.to} component={Link} to={link.to} size="sm" fw={500}>
               {link.label}

@@ -1,0 +1,31 @@
+import { Route, Routes } from 'react-router';
+import { NotFoundPage } from '../not-found/NotFoundPage';
+import { DevicesLandingPage } from './DevicesLandingPage';
+import { DeviceDeletePage } from './detail/DeviceDeletePage';
+import { DeviceInstallPage } from './detail/DeviceInstallPage';
+import { DeviceLayout } from './detail/DeviceLayout';
+import { DeviceCreatePage, DeviceEditPage } from './form/DeviceFormPages';
+import { DeviceSearchPage } from './search/DeviceSearchPage';
+import { DeviceSummaryPage } from './summary/DeviceSummaryPage';
+
+/**
+ * Everything under /devices (SPEC §2 Devices); mounted by the shell's router. Tabs whose capability
+ * is not built yet (Network, Storage, Monitor, Command, Servers) show the plain not-found page.
+ */
+export function DevicesRoutes() {
+  return (
+    <Routes>
+      <Route index element={<DevicesLandingPage />} />
+      <Route path="new" element={<DeviceCreatePage />} />
+      <Route path="search" element={<DeviceSearchPage />} />
+      <Route path=":id" element={<DeviceLayout />}>
+        <Route index element={<DeviceSummaryPage />} />
+        <Route path="install" element={<DeviceInstallPage />} />
+        <Route path="edit" element={<DeviceEditPage />} />
+        <Route path="delete" element={<DeviceDeletePage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { deviceTabs, redirectFor } from './device-tabs';
+
+const id = '0b1f0868-0000-4000-8000-000000000000';
+const labels = (t: { label: string }[]) => t.map((x) => x.label);
+
+describe('device tabs', () => {
+  it('shows only Install, Edit and Delete without agent properties', () => {
+    const tabs = deviceTabs({ id, properties: null }, true);
+    expect(labels(tabs)).toEqual(['Install', 'Edit', 'Delete']);
+    expect(redirectFor(`/devices/${id}`, tabs)).toBe(`/devices/${id}/install`);
+    expect(redirectFor(`/devices/${id}/tunnels`, tabs)).toBe(`/devices/${id}/install`);
+    expect(redirectFor(`/devices/${id}/edit`, tabs)).toBeUndefined();
+  });
+
+  it('shows every tab with properties, Command and Servers for ADMIN only', () => {
+    expect(labels(deviceTabs({ id, properties: {} }, false))).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete']);
+    const admin = deviceTabs({ id, properties: {} }, true);
+    expect(labels(admin)).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Servers']);
+    expect(redirectFor(`/devices/${id}`, admin)).toBeUndefined();
+    expect(redirectFor(`/devices/${id}/tunnels/new`, admin)).toBeUndefined();
+    expect(redirectFor(`/devices/${id}/command`, deviceTabs({ id, properties: {} }, false))).toBe(`/devices/${id}`);
+  });
+});

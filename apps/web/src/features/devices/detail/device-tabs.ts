@@ -1,0 +1,48 @@
+import type { Device } from '@fleetlink/contract';
+import {
+  IconCloudDownload,
+  IconEdit,
+  IconEye,
+  IconFolder,
+  IconInfoCircle,
+  IconNetwork,
+  IconServer2,
+  IconTerminal2,
+  IconTrash,
+} from '@tabler/icons-react';
+import type { TabEntry } from '../../../app/tab-bar/tab-entry';
+
+/**
+ * The tabs of a device (SPEC §2): with agent properties Summary, Network, Storage, Monitor, Install,
+ * Edit, Delete (+ Command and Servers for realm ADMIN); without them only Install, Edit, Delete.
+ */
+export function deviceTabs(device: Pick<Device, 'id' | 'properties'>, isAdmin: boolean): TabEntry[] {
+  const base = `/devices/${device.id}`;
+  const install: TabEntry = { routerLink: `${base}/install`, label: 'Install', icon: IconCloudDownload };
+  const edit: TabEntry = { routerLink: `${base}/edit`, label: 'Edit', icon: IconEdit };
+  const remove: TabEntry = { routerLink: `${base}/delete`, label: 'Delete', icon: IconTrash };
+  if (!device.properties) return [install, edit, remove];
+  return [
+    { routerLink: base, label: 'Summary', icon: IconInfoCircle, exact: true },
+    { routerLink: `${base}/tunnels`, label: 'Network', icon: IconNetwork },
+    { routerLink: `${base}/file`, label: 'Storage', icon: IconFolder },
+    { routerLink: `${base}/monitor`, label: 'Monitor', icon: IconEye },
+    install,
+    edit,
+    remove,
+    ...(isAdmin
+      ? [
+          { routerLink: `${base}/command`, label: 'Command', icon: IconTerminal2 },
+          { routerLink: `${base}/servers`, label: 'Servers', icon: IconServer2 },
+        ]
+      : []),
+  ];
+}
+
+/** Where a user lands on a path whose tab is not visible: the first visible tab, else nowhere. */
+export function redirectFor(pathname: string, tabs: TabEntry[]): string | undefined {
+  const path = pathname.replace(/\/+$/, '');
+  const visible = tabs.some((t) => (t.exact ? path === t.routerLink : path === t.routerLink || path.startsWith(`${t.routerLink}/`)));
+  return visible ? undefined : tabs[0]?.routerLink;
+}
+

@@ -1,0 +1,130 @@
+import { deviceBranchLabel } from '@fleetlink/contract';
+import { Anchor, Group, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useCurrentDevice } from '../detail/DeviceLayout';
+import { lastResponseText } from '../search/DeviceCard';
+import { SummaryCard } from './SummaryCard';
+import { formatBytes, numberProperty, usedPercent } from './units';
+
+function Usage({ label, total, free }: { label: string; total?: number; free?: number }) {
+  const percent = usedPercent(total, free);
+  if (total === undefined) return null;
+  return (
+    <Stack gap={2}>
+      <Group justify="space-between">
+        <Text size="sm">{label}</Text>
+        <Text size="sm" c="dimmed">
+          {free !== undefined ? `${formatBytes(total - free)} of ${formatBytes(total)}` : formatBytes(total)}
+          {percent !== undefined ? ` (${percent}%)` : ''}
+        </Text>
+      </Group>
+      {percent !== undefined ? <Progress value={percent} size="sm" aria-label={`${label} used ${percent}%`} /> : null}
+    </Stack>
+  );
+}
+
+/** /devices/{id}: summary cards from the agent's stored properties; any subset renders (SPEC §2). */
+export function DeviceSummaryPage() {
+  const device = useCurrentDevice();
+  const p = device.properties ?? {};
+  const prop = (key: string) => p[key] || undefined;
+  const num = (key: string) => numberProperty(device.properties, key);
+  const monitors = Object.entries(p).filter(([k]) => k.startsWith('monitor:'));
+  const OrgIcon = device.organization.type === 'COMPANY' ? IconBuilding : IconUser;
+  const cpuLoad = num('cpu.sys.load');
+  const javaTotal = num('java.mem.total');
+  const javaFree = num('java.mem.free');
+  const swapTotal = num('swap.total');
+
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }}>
+      <SummaryCard
+        title="Device"
+        rows={[
+          [
+            'Name',
+            <Group gap="xs" key="name">
+              <span>{device.name}</span>
+              <Anchor component={Link} to={`/devices/${device.id}/edit`} size="sm">
+                Edit
+              </Anchor>
+            </Group>,
+          ],
+          ['Description', device.description ? <span style={{ whiteSpace: 'pre-line' }}>{device.description}</span> : undefined],
+          [
+            'Organization',
+            <Group gap={6} key="org" wrap="nowrap">
+              <Tooltip label={device.organization.type === 'COMPANY' ? 'Company' : 'Personal'}>
+                <OrgIcon size={16} aria-label={device.organization.type === 'COMPANY' ? 'Company' : 'Personal'} role="img" />
+              </Tooltip>
+              <span>{device.organization.name}</span>
+            </Group>,
+          ],
+          ['Branch', deviceBranchLabel[device.branch]],
+          ['Last response', lastResponseText(device)],
+        ]}
+      />
+      <SummaryCard
+        title="System"
+        rows={[
+          ['Operating system', [prop('os.name'), prop('os.version')].filter(Boolean).join(' ') || undefined],
+          ['Architecture', prop('os.arch')],
+          ['Hostname', prop('hostname')],
+          ['Agent user', prop('user.name')],
+          ['User home', prop('user.home')],
+          ...monitors.map(([k, v]) => [`Monitor ${k.slice('monitor:'.length)}`, v] as [string, string]),
+        ]}
+      />
+      <SummaryCard
+        title="Network"
+        rows={[
+          ...device.addresses.map(
+            (a, i) =>
+              [
+                i === 0 ? 'IP addresses' : ' ',
+                <Group gap={6} key={`${a.type}-${a.ip}`} wrap="nowrap">
+                  <Tooltip label={a.type === 'PUBLIC' ? 'Public' : 'Local'}>
+                    {a.type === 'PUBLIC' ? <IconWorld size={16} aria-label="Public" role="img" /> : <IconHome size={16} aria-label="Local" role="img" />}
+                  </Tooltip>
+                  <span>{a.ip}</span>
+                </Group>,
+              ] as [string, React.ReactNode],
+          ),
+          ['Latency', device.online && device.latency !== null ? `${device.latency} ms` : undefined],
+        ]}
+      />
+      <SummaryCard
+        title="Agent"
+        rows={[
+          ['Bundle', prop('agent.bundle.version')],
+          ['Launcher', prop('agent.launcher.version')],
+          ['Update bundle', prop('update.bundle.version')],
+          ['Java', [prop('java.name'), prop('java.version')].filter(Boolean).join(' ') || undefined],
+          ['Working dir', prop('user.dir')],
+          ['Java home', prop('java.home')],
+          ['Servers', device.servers.length ? device.servers.map((s) => s.url).join(', ') : undefined],
+        ]}
+      />
+      <SummaryCard title="Memory">
+        <Usage label="Physical" total={num('mem.total')} free={num('mem.free')} />
+        {swapTotal !== undefined && swapTotal > 0 ? <Usage label="Virtual" total={swapTotal} free={num('swap.free')} /> : null}
+        <Usage label="Agent" total={javaTotal} free={javaFree} />
+      </SummaryCard>
+      <SummaryCard title="Storage">
+        {device.drives.map((d) => (
+          <Usage key={d.root} label={d.name ? `${d.name} (${d.root})` : d.root} total={d.totalSpace} free={d.freeSpace} />
+        ))}
+      </SummaryCard>
+      <SummaryCard
+        title="Processor"
+        rows={[
+          ['Processors', prop('cpu.count')],
+          ['Utilization', cpuLoad !== undefined ? `${Math.round((cpuLoad <= 1 ? cpuLoad * 100 : cpuLoad))}%` : undefined],
+          ['Agent threads', prop('java.thread.alive')],
+        ]}
+      />
+    </SimpleGrid>
+  );
+}
+

@@ -1,0 +1,192 @@
+import {
+  serverFormDefaults,
+  serverFormSchema,
+  serverLabels,
+  serverStatuses,
+  serverStatusLabel,
+  type Server,
+  type ServerFormInput,
+  type ServerStatus,
+  type ServerType,
+} from '@fleetlink/contract';
+import { Button, FileButton, Group, NumberInput, PasswordInput, Radio, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconDownload, IconTrash, IconUpload } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { zodValidate } from '../organizations/zod-validate';
+import { useAllOrganizations } from './server-api';
+import { downloadBase64, fileToBase64 } from './trust-store';
+
+export interface ServerFormValues {
+  type: ServerType;
+  url: string;
+  notes: string;
+  maxCapacity: number | string;
+  status: ServerStatus;
+  organization: string;
+  username: string;
+  password: string;
+  trustStore: string;
+  trustStorePassword: string;
+  blobBaseUrl: string;
+  hostKey: string;
+}
+
+export const serverFormValuesOf = (s?: Server): ServerFormValues =>
+  s
+    ? {
+        type: s.type,
+        url: s.url,
+        notes: s.notes ?? '',
+        maxCapacity: s.maxCapacity,
+        status: s.status,
+        organization: s.organization?.id ?? '',
+        username: s.username ?? '',
+        password: s.password ?? '',
+        trustStore: s.trustStore ?? '',
+        trustStorePassword: s.trustStorePassword ?? '',
+        blobBaseUrl: s.blobBaseUrl ?? '',
+        hostKey: s.hostKey ?? '',
+      }
+    : { ...serverFormDefaults };
+
+interface ServerFormProps {
+  initial?: Server;
+  submitLabel: string;
+  saving: boolean;
+  onSubmit(values: ServerFormInput): void;
+  onCancel(): void;
+  /** Extra buttons (Remove on the edit page). */
+  extra?: ReactNode;
+}
+
+/** SPEC §5 server form: fields required by type, trust store from a file kept as base64. */
+export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, extra }: ServerFormProps) {
+  const form = useForm<ServerFormValues>({
+    mode: 'controlled',
+    initialValues: serverFormValuesOf(initial),
+    validate: zodValidate<ServerFormValues>(serverFormSchema),
+    validateInputOnBlur: true,
+    validateInputOnChange: true,
+  });
+  const organizations = useAllOrganizations();
+  const message = form.values.type === 'MESSAGE';
+  const trustStore = form.values.trustStore;
+
+  return (
+    <form noValidate onSubmit={form.onSubmit((v) => onSubmit({ ...v, organization: v.organization || null, maxCapacity: Number(v.maxCapacity) }))}>
+      <Stack maw={720}>
+        <Radio.Group label={serverLabels.type} withAsterisk {...form.getInputProps('type')}>
+          <Group mt="xs">
+            <Radio value="MESSAGE" label="Message" />
+            <Radio value="PROXY" label="Proxy" />
+          </Group>
+        </Radio.Group>
+        <TextInput
+          label={serverLabels.url}
+          withAsterisk
+          description="The URL must include the protocol and the port, e.g. mqtts://mq.example.com:8883."
+          {...form.getInputProps('url')}
+        />
+        <NumberInput
+          label={serverLabels.maxCapacity}
+          withAsterisk
+          min={1}
+          allowDecimal={false}
+          description="The number of device accounts this server takes; used to pick the least loaded server."
+          {...form.getInputProps('maxCapacity')}
+        />
+        <Select
+          label={serverLabels.status}
+          withAsterisk
+          data={serverStatuses.map((s) => ({ value: s, label: serverStatusLabel(s) }))}
+          allowDeselect={false}
+          {...form.getInputProps('status')}
+        />
+        <Select
+          label={serverLabels.organization}
+          description="Leave empty for a public server shared by every organization."
+          clearable
+          searchable
+          placeholder="Public"
+          data={(organizations.data ?? []).map((o) => ({ value: o.id, label: o.name }))}
+          {...form.getInputProps('organization')}
+          onChange={(v) => form.setFieldValue('organization', v ?? '')}
+        />
+        {message ? (
+          <>
+            <TextInput label={serverLabels.username} withAsterisk autoComplete="off" {...form.getInputProps('username')} />
+            <PasswordInput label={serverLabels.password} withAsterisk autoComplete="new-password" {...form.getInputProps('password')} />
+            <Stack gap={4}>
+              <Text size="sm" fw={500}>
+                {serverLabels.trustStore} <span style={{ color: 'var(--mantine-color-error)' }}>*</span>
+              </Text>
+              <Text size="xs" c="dimmed">
+                The CA certificate the message server's TLS certificate is checked against.
+              </Text>
+              <Group>
+                <FileButton
+                  onChange={async (file) => {
+                    if (!file) return;
+                    form.setFieldValue('trustStore', await fileToBase64(file));
+                    form.setTouched({ trustStore: true });
+                  }}
+                >
+                  {(props) => (
+                    <Button variant="default" leftSection={<IconUpload size={16} />} {...props}>
+                      {trustStore ? 'Replace file' : 'Choose file'}
+                    </Button>
+                  )}
+                </FileButton>
+                {trustStore ? (
+                  <>
+                    <Text size="sm">{Math.round((trustStore.length * 3) / 4)} bytes</Text>
+                    <Button variant="subtle" leftSection={<IconDownload size={16} />} onClick={() => downloadBase64(trustStore, 'truststore')}>
+                      Download
+                    </Button>
+                    <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => form.setFieldValue('trustStore', '')}>
+                      Clear
+                    </Button>
+                  </>
+                ) : null}
+              </Group>
+              {form.errors.trustStore ? (
+                <Text size="xs" c="red">
+                  {form.errors.trustStore}
+                </Text>
+              ) : null}
+            </Stack>
+            <PasswordInput label={serverLabels.trustStorePassword} withAsterisk autoComplete="new-password" {...form.getInputProps('trustStorePassword')} />
+            <TextInput
+              label={serverLabels.blobBaseUrl}
+              withAsterisk
+              description="Where agents upload and download files, e.g. https://blobs.example.com/fleetlink."
+              {...form.getInputProps('blobBaseUrl')}
+            />
+          </>
+        ) : (
+          <Textarea
+            label={serverLabels.hostKey}
+            withAsterisk
+            autosize
+            minRows={2}
+            description="The proxy's SSH host public key, which agents verify."
+            {...form.getInputProps('hostKey')}
+          />
+        )}
+        <Textarea label={serverLabels.notes} autosize minRows={2} {...form.getInputProps('notes')} />
+        <Group justify="space-between">
+          <Group>{extra}</Group>
+          <Group>
+            <Button variant="default" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={saving}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+import { Alert, Loader, Stack, Title } from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
+import { ConfirmButton } from '../organizations/ConfirmButton';
+import { ServerForm } from './ServerForm';
+import { useDeleteServer, useSaveServer, useServer } from './server-api';
+
+/** /servers/new: 'Register new server'. */
+export function ServerCreatePage() {
+  const navigate = useNavigate();
+  const save = useSaveServer(undefined);
+  return (
+    <Stack>
+      <Title order={2}>Register new server</Title>
+      <ServerForm
+        submitLabel="Save"
+        saving={save.isPending}
+        onCancel={() => navigate('/servers')}
+        onSubmit={(v) => save.mutate(v, { onSuccess: () => navigate('/servers') })}
+      />
+    </Stack>
+  );
+}
+
+/** /servers/{id}: 'Update server', with Remove ('Delete server?'); both return to /servers. */
+export function ServerEditPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { data, isPending, isError } = useServer(id);
+  const save = useSaveServer(id);
+  const remove = useDeleteServer(id);
+  if (isPending) return <Loader />;
+  if (isError || !data) return <Alert color="red">Server not found.</Alert>;
+  return (
+    <Stack>
+      <Title order={2}>Update server</Title>
+      <ServerForm
+        key={data.id}
+        initial={data}
+        submitLabel="Save"
+        saving={save.isPending}
+        onCancel={() => navigate('/servers')}
+        onSubmit={(v) => save.mutate(v, { onSuccess: () => navigate('/servers') })}
+        extra={
+          <ConfirmButton color="red" variant="light" question="Delete server?" onConfirm={() => remove.mutateAsync().then(() => navigate('/servers'))}>
+            Remove
+          </ConfirmButton>
+        }
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,87 @@
+import { serverLoadText, type Server } from '@fleetlink/contract';
+import { Anchor, Badge, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { shortId } from '../../app/format/entity-label';
+import { ServerStatusIcon } from './ServerStatusIcon';
+import { useReloadServers, useServers } from './server-api';
+
+export const RELOAD_QUESTION = 'are you sure you want to recreate message servers connections?';
+
+function ServerCard({ server }: { server: Server }) {
+  return (
+    <Card withBorder padding="md" data-testid="server-card">
+      <Group justify="space-between" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap">
+          <ServerStatusIcon status={server.status} />
+          <Badge variant="light">{server.type}</Badge>
+          <Text ff="monospace" title={server.id}>
+            {shortId(server.id)}
+          </Text>
+        </Group>
+        {server.organization ? <Badge color="gray">{server.organization.name}</Badge> : null}
+      </Group>
+      <Text mt="sm" style={{ wordBreak: 'break-all' }}>
+        {server.url}
+      </Text>
+      <Text c="dimmed" size="sm">
+        {serverLoadText(server)}
+      </Text>
+      <Group justify="flex-end" mt="sm">
+        <Anchor component={Link} to={`/servers/${server.id}`}>
+          Edit server
+        </Anchor>
+      </Group>
+    </Card>
+  );
+}
+
+/** /servers (ADMIN): one card per server, register, edit, reload the hub's connections. */
+export function ServerListPage() {
+  const { data, isPending } = useServers();
+  const reload = useReloadServers();
+  const [confirming, { open, close }] = useDisclosure(false);
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Servers</Title>
+        <Group>
+          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={open} loading={reload.isPending}>
+            Reload message servers
+          </Button>
+          <Button component={Link} to="/servers/new" leftSection={<IconPlus size={16} />}>
+            Register new server
+          </Button>
+        </Group>
+      </Group>
+      {isPending ? (
+        <Loader />
+      ) : data?.length ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+          {data.map((s) => (
+            <ServerCard key={s.id} server={s} />
+          ))}
+        </SimpleGrid>
+      ) : (
+        <Text c="dimmed">No servers are registered.</Text>
+      )}
+      <Modal opened={confirming} onClose={close} title="Reload message servers" centered>
+        <Text>{RELOAD_QUESTION}</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={close}>
+            No
+          </Button>
+          <Button
+            onClick={() => {
+              close();
+              reload.mutate();
+            }}
+          >
+            Yes
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Agent footprint: RSS and CPU of one idle agent (the real CLI, a child process) connected to a
+ * console with its embedded broker, sampled from /proc. Target (issue 4): under 60 MB RSS and
+ * under 1 % of a core over 10 minutes.
+ *
+ *   npx tsx bench/agent-footprint.ts            # 600 s
+ *   BENCH_SECONDS=60 npx tsx bench/agent-footprint.ts
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { freePort, startTestConsole } from '../apps/server/src/testing/test-console.js';
+import { createDevice, deviceRow, spawnAgent, tempDir, waitFor } from '../apps/server/src/modules/broker/testing.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 600);
+const TICKS = 100; // USER_HZ on Linux
+
+function sample(pid: number) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuTicks = Number(fields[11]) + Number(fields[12]);
+  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return { cpuTicks, rssMb: rssKb / 1024 };
+}
+
+const tc = await startTestConsole({ MQTT_EMBEDDED_PORT: String(await freePort()), LOG_LEVEL: 'silent' });
+const dir = tempDir('fleetlink-bench-agent-');
+const dev = await createDevice(tc.database.db, 'footprint');
+const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir: dir });
+try {
+  await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 30_000, 'agent online');
+  // The launcher execs node with tsx; the agent is the child's own process.
+  const pid = agent.child.pid!;
+  await new Promise((r) => setTimeout(r, 5000)); // past start-up
+  const first = sample(pid);
+  const started = Date.now();
+  let peak = first.rssMb;
+  const rss: number[] = [];
+  while (Date.now() - started < seconds * 1000) {
+    await new Promise((r) => setTimeout(r, 5000));
+    const s = sample(pid);
+    peak = Math.max(peak, s.rssMb);
+    rss.push(s.rssMb);
+  }
+  const last = sample(pid);
+  const elapsed = (Date.now() - started) / 1000;
+  const cpuPct = ((last.cpuTicks - first.cpuTicks) / TICKS / elapsed) * 100;
+  const avg = rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length);
+  console.log(`agent footprint over ${elapsed.toFixed(0)} s (idle, heartbeat 30 s, metrics 60 s)`);
+  console.log(`  RSS: start ${first.rssMb.toFixed(1)} MB, avg ${avg.toFixed(1)} MB, peak ${peak.toFixed(1)} MB, end ${last.rssMb.toFixed(1)} MB (target < 60 MB)`);
+  console.log(`  CPU: ${cpuPct.toFixed(3)} % of one core (target < 1 %)`);
+} finally {
+  await agent.kill('SIGTERM');
+  await tc.close();
+  rmSync(dir, { recursive: true, force: true });
+}
