@@ -20,6 +20,17 @@ export default defineConfig({
         main: resolve(root, 'index.html'),
         silent: resolve(root, 'silent-check-sso.html'),
       },
+      output: {
+        // Libraries change far less often than the console: separate chunks stay cached across releases.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/ },
+            { name: 'icons', test: /node_modules[\\/]@tabler[\\/]/ },
+            { name: 'vendor', test: /node_modules[\\/]/ },
+          ],
+        },
+      },
     },
   },
   server: {

@@ -6,6 +6,8 @@ import { freePort } from '../../apps/server/src/testing/test-console.js';
 
 export interface Stack {
   url: string;
+  /** The embedded MQTT broker's port, for agents started by a test. */
+  mqttPort: number;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -18,16 +20,18 @@ const root = path.resolve(import.meta.dirname, '../..');
  */
 export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
   const port = await freePort();
+  const mqttPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv },
+    env: { ...process.env, PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = `http://localhost:${port}`;
   await waitForStart(child);
   return {
     url,
+    mqttPort,
     dataDir,
     async stop() {
       if (child.exitCode === null) {

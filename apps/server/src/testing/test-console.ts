@@ -40,6 +40,8 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    // No embedded broker unless a test asks for one on a free port: 1884 may be taken.
+    MQTT_EMBEDDED_PORT: '0',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...overrides,
   });
