@@ -27,6 +27,8 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
             { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/ },
             { name: 'icons', test: /node_modules[\\/]@tabler[\\/]/ },
+            // Alone, so the silent SSO page loads only what it needs.
+            { name: 'oidc', test: /node_modules[\\/](oidc-client-ts|jwt-decode)[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

@@ -57,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         'connect-src': ["'self'", issuerOrigin],
         'frame-src': ["'self'", issuerOrigin],
         'img-src': ["'self'", 'data:'],
+        // Over plain http (the embedded default) the upgrade would send the silent-SSO iframe to https.
+        'upgrade-insecure-requests': env.PUBLIC_URL.startsWith('https:') ? [] : null,
       },
     },
   });

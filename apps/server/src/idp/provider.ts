@@ -115,6 +115,8 @@ export function createProvider(opts: { env: Env; db: Db; accounts: AccountStore;
       RefreshToken: 14 * DAY,
     },
     pkce: { required: () => true },
+    // The SPA calls the token endpoint from the console's own origin, and only from there.
+    clientBasedCORS: (_ctx, origin) => origin === env.PUBLIC_URL,
     renderError: async (ctx, out) => {
       ctx.type = 'html';
       ctx.body = errorPage(String(out.error_description ?? out.error ?? 'Sign-in failed.'));
