@@ -103,6 +103,10 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     // Recent devices on the landing page.
     await page.goto(`${stack.url}/devices`);
     await page.getByTestId('recent-devices').getByText(DEVICE_NAME).waitFor();
+    // …and in the Devices menu.
+    await page.getByRole('button', { name: 'Devices' }).hover();
+    await page.getByRole('menuitem', { name: DEVICE_NAME }).waitFor();
+    await page.mouse.move(1000, 600);
 
     // Edit: labelled Update device; updating returns to the device list.
     await page.goto(`${stack.url}/devices/${id}/edit`);

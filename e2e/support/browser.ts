@@ -38,7 +38,6 @@ export async function openPage(
   const context = await browser.newContext({ viewport });
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(ACTION_TIMEOUT_MS);
-  if (process.env.E2E_TMP_WORKAROUND) await (await import('../../.tmp/csp-workaround')).stripUpgrade(context);
   const page = await context.newPage();
   const pageErrors: Error[] = [];
   page.on('pageerror', (error) => pageErrors.push(error));

@@ -1,4 +1,3 @@
-import mqtt, { type MqttClient } from 'mqtt';
 import {
   migrateParametersSchema,
   requestEnvelopeSchema,
@@ -7,6 +6,7 @@ import {
   type ReplyEnvelope,
   type RequestEnvelope,
 } from '@fleetlink/contract';
+import { createMqttClient, pemCa, type MqttClient } from './connection.js';
 import { drives } from './collectors/drives.js';
 import { LoadSampler } from './collectors/load.js';
 import { addresses } from './collectors/network.js';
@@ -16,15 +16,6 @@ import type { AgentState, StateStore } from './store.js';
 
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = Number(process.env.FLEETLINK_AGENT_MAX_BACKOFF_MS ?? 30_000);
-
-/** CA for mqtts:// URLs: PEM as is, DER wrapped. */
-function ca(b64: string | null): string | undefined {
-  if (!b64) return undefined;
-  const raw = Buffer.from(b64, 'base64');
-  const text = raw.toString('utf8');
-  if (text.includes('-----BEGIN')) return text;
-  return `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
-}
 
 /**
  * The connected agent: state with a last will, properties, heartbeats and load samples on its own
@@ -48,7 +39,7 @@ export class Agent {
   ) {}
 
   start(): void {
-    this.connect();
+    void this.connect();
     const { heartbeatSeconds, metricsSeconds } = this.state;
     this.timers.push(setInterval(() => this.heartbeat(), heartbeatSeconds * 1000));
     this.timers.push(setInterval(() => this.metrics(), metricsSeconds * 1000));
@@ -59,21 +50,32 @@ export class Agent {
     return this.state.deviceId;
   }
 
-  private connect(): void {
+  private async connect(): Promise<void> {
     const { messageServer, mqtt: account, heartbeatSeconds } = this.state;
-    const client = mqtt.connect(messageServer.url, {
-      protocolVersion: 4,
-      clientId: `fl-${this.deviceId}`,
-      username: account.username,
-      password: account.password,
-      ca: ca(messageServer.trustStore),
-      clean: true,
-      keepalive: Math.min(60, Math.max(5, heartbeatSeconds * 2)),
-      reconnectPeriod: 0,
-      connectTimeout: 15_000,
-      queueQoSZero: false,
-      will: { topic: topics.state(this.deviceId), payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
-    });
+    let client: MqttClient;
+    try {
+      client = await createMqttClient(messageServer.url, {
+        protocolVersion: 4,
+        clientId: `fl-${this.deviceId}`,
+        username: account.username,
+        password: account.password,
+        ca: pemCa(messageServer.trustStore),
+        clean: true,
+        keepalive: Math.min(60, Math.max(5, heartbeatSeconds * 2)),
+        reconnectPeriod: 0,
+        connectTimeout: 15_000,
+        queueQoSZero: false,
+        will: { topic: topics.state(this.deviceId), payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+      });
+    } catch (err) {
+      // A URL it cannot use: nothing to retry until a migration or re-enrollment changes it.
+      log('error', 'cannot connect', { server: messageServer.url, err: (err as Error).message });
+      return;
+    }
+    if (this.stopped || this.client) {
+      client.end(true);
+      return;
+    }
     this.client = client;
     client.on('connect', () => {
       this.backoff = MIN_BACKOFF_MS;
@@ -192,7 +194,7 @@ export class Agent {
     this.reconnectTimer = undefined;
     await old?.endAsync(true).catch(() => {});
     this.backoff = MIN_BACKOFF_MS;
-    if (!this.stopped) this.connect();
+    if (!this.stopped) await this.connect();
   }
 
   /** Graceful stop: says offline itself (a last will is only for dying). */

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { Agent } from './agent.js';
-import { enroll, EnrollmentRefused } from './enroll.js';
 import { log } from './log.js';
 import { defaultDataDir, StateStore, type AgentState } from './store.js';
 import { AGENT_VERSION } from './version.js';
@@ -18,6 +17,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Enrolls, retrying while the console is away; a refusal (unknown id, wrong key) ends the agent. */
 async function enrollUntilDone(server: string, device: string, key: string, store: StateStore): Promise<AgentState> {
+  // Loaded on demand: a running agent that already has its credentials never carries it.
+  const { enroll, EnrollmentRefused } = await import('./enroll.js');
   let delay = 1000;
   for (;;) {
     try {

@@ -46,11 +46,13 @@ export const deviceSchema = z.object({
   servers: z.array(z.object({ url: z.string() })),
   monitors: z.array(deviceMonitorRefSchema),
   tunnels: z.array(z.unknown()),
+  /** Whether the caller may edit and delete it (CREATOR or ADMIN of its organization). */
+  canManage: z.boolean(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 
 /** Search results carry no installation key: lists never need the secret. */
-export const deviceListItemSchema = deviceSchema.omit({ installationId: true });
+export const deviceListItemSchema = deviceSchema.omit({ installationId: true, canManage: true });
 export type DeviceListItem = z.infer<typeof deviceListItemSchema>;
 
 export const deviceStatusFilterSchema = z.enum(['online', 'offline']);

@@ -149,6 +149,7 @@ describe('read, update, delete', () => {
     const own = await json(await api(`/api/device/${userDevice}`, USER));
     expect(own.status).toBe(200);
     expect(own.body.name).toBe('User laptop');
+    expect(own.body.canManage).toBe(true);
     const foreign = await json(await api(`/api/device/${adminDevice}`, USER));
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ code: 'NOT_FOUND', message: 'Device not found.' });
@@ -195,6 +196,7 @@ describe('read, update, delete', () => {
     const read = await json(await api(`/api/device/${adminDevice}`, USER));
     expect(read.status).toBe(200);
     expect(read.body.organization.id).toBe(adminOrg);
+    expect(read.body.canManage).toBe(false);
     const form = { organization: adminOrg, name: 'Renamed by user', branch: 'PRODUCTION' };
     expect((await api(`/api/device/${adminDevice}`, USER, { method: 'PUT', json: form })).status).toBe(403);
     expect((await api(`/api/device/${adminDevice}`, USER, { method: 'DELETE' })).status).toBe(403);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Device, DeviceForm, DeviceListItem, DeviceSearchQuery, DeviceSearchResult } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/app-error.js';
-import type { OrganizationPolicy } from '../organizations/organization.policy.js';
+import { canManage, type OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { DeviceWithOrganization, DeviceWrite, DevicesRepository } from './devices.repository.js';
 
 /** The installation key: a secret the agent presents at enrollment (256 random bits). */
@@ -27,8 +27,8 @@ export class DevicesService {
   }
 
   async get(p: Principal, id: string): Promise<Device> {
-    await this.policy.readDevice(p, id);
-    return this.load(id);
+    const access = await this.policy.readDevice(p, id);
+    return this.load(id, canManage(access.role));
   }
 
   async create(p: Principal, form: DeviceForm): Promise<Device> {
@@ -63,10 +63,11 @@ export class DevicesService {
     return this.repo.reindexAll();
   }
 
-  private async load(id: string): Promise<Device> {
+  /** After a create or update the caller evidently manages the device. */
+  private async load(id: string, manage = true): Promise<Device> {
     const row = await this.repo.findById(id);
     if (!row) throw notFound('Device not found.');
-    return toDevice(row);
+    return toDevice(row, manage);
   }
 }
 
@@ -97,6 +98,6 @@ export function toListItem({ device: d, organization }: DeviceWithOrganization):
   };
 }
 
-export function toDevice(row: DeviceWithOrganization): Device {
-  return { ...toListItem(row), installationId: row.device.installationKey };
+export function toDevice(row: DeviceWithOrganization, manage: boolean): Device {
+  return { ...toListItem(row), installationId: row.device.installationKey, canManage: manage };
 }

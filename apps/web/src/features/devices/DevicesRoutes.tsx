@@ -4,6 +4,7 @@ import { DevicesLandingPage } from './DevicesLandingPage';
 import { DeviceDeletePage } from './detail/DeviceDeletePage';
 import { DeviceInstallPage } from './detail/DeviceInstallPage';
 import { DeviceLayout } from './detail/DeviceLayout';
+import { ManagersOnly } from './detail/ManagersOnly';
 import { DeviceCreatePage, DeviceEditPage } from './form/DeviceFormPages';
 import { DeviceSearchPage } from './search/DeviceSearchPage';
 import { DeviceSummaryPage } from './summary/DeviceSummaryPage';
@@ -21,8 +22,8 @@ export function DevicesRoutes() {
       <Route path=":id" element={<DeviceLayout />}>
         <Route index element={<DeviceSummaryPage />} />
         <Route path="install" element={<DeviceInstallPage />} />
-        <Route path="edit" element={<DeviceEditPage />} />
-        <Route path="delete" element={<DeviceDeletePage />} />
+        <Route path="edit" element={<ManagersOnly><DeviceEditPage /></ManagersOnly>} />
+        <Route path="delete" element={<ManagersOnly><DeviceDeletePage /></ManagersOnly>} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />

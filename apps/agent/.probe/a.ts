@@ -1,0 +1,2 @@
+import * as c from '@fleetlink/contract';
+(globalThis as any).x = c;

@@ -1,0 +1,2 @@
+import { z } from 'zod/mini';
+(globalThis as any).x = z.object({ a: z.string() });

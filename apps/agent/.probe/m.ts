@@ -1,0 +1,2 @@
+import { MqttClient } from 'mqtt/lib/client';
+(globalThis as any).x = MqttClient;

@@ -1,0 +1,46 @@
+import { createConnection, isIP } from 'node:net';
+import type { ConnectionOptions, TLSSocket } from 'node:tls';
+// The client class alone: mqtt's `connect()` loads every transport (WebSocket with http, https
+// and zlib; SOCKS with its address parser) on each call. The agent speaks mqtt:// and mqtts:// only,
+// and staying small is part of its job (issue 4: under 60 MB RSS).
+import MqttClient from 'mqtt/lib/client';
+import type { IClientOptions } from 'mqtt';
+
+export type { MqttClient };
+
+/** CA for mqtts:// URLs: PEM as is, DER wrapped. */
+export function pemCa(b64: string | null | undefined): string | undefined {
+  if (!b64) return undefined;
+  const raw = Buffer.from(b64, 'base64');
+  const text = raw.toString('utf8');
+  if (text.includes('-----BEGIN')) return text;
+  return `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
+}
+
+/**
+ * An MQTT 3.1.1 client for `mqtt://host:port` or `mqtts://host:port` (TLS verified against `ca`,
+ * or the system's CAs without one). node:tls is loaded only for mqtts URLs.
+ */
+export async function createMqttClient(url: string, options: IClientOptions & { ca?: string }): Promise<MqttClient> {
+  const u = new URL(url);
+  const secure = u.protocol === 'mqtts:' || u.protocol === 'ssl:';
+  if (!secure && u.protocol !== 'mqtt:' && u.protocol !== 'tcp:') throw new Error(`Unsupported message server URL ${url}: use mqtt:// or mqtts://.`);
+  const host = u.hostname.replace(/^\[|\]$/g, '') || 'localhost';
+  const port = Number(u.port || (secure ? 8883 : 1883));
+  const tls = secure ? await import('node:tls') : undefined;
+  const { ca, ...rest } = options;
+  const stream = (client: MqttClient) => {
+    if (!tls) return createConnection({ host, port });
+    const tlsOptions: ConnectionOptions = { host, port, ca, rejectUnauthorized: true, ...(isIP(host) ? {} : { servername: host }) };
+    const socket: TLSSocket = tls.connect(tlsOptions);
+    // Handshake failures (unknown CA, wrong name) are the client's errors, then a closed stream.
+    const onError = (err: Error) => {
+      client.emit('error', err);
+      socket.end();
+    };
+    socket.on('error', onError);
+    socket.once('secureConnect', () => socket.removeListener('error', onError));
+    return socket;
+  };
+  return new MqttClient(stream, { ...rest, host, port, protocol: secure ? 'mqtts' : 'mqtt' });
+}
