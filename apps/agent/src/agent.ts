@@ -65,6 +65,8 @@ export class Agent {
         reconnectPeriod: 0,
         connectTimeout: 15_000,
         queueQoSZero: false,
+        // mqtt-packet otherwise pre-allocates 65,536 two-byte Buffers for message ids: 6 MB of heap.
+        writeCache: false,
         will: { topic: topics.state(this.deviceId), payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
       });
     } catch (err) {

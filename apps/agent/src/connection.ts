@@ -3,10 +3,14 @@ import type { ConnectionOptions, TLSSocket } from 'node:tls';
 // The client class alone: mqtt's `connect()` loads every transport (WebSocket with http, https
 // and zlib; SOCKS with its address parser) on each call. The agent speaks mqtt:// and mqtts:// only,
 // and staying small is part of its job (issue 4: under 60 MB RSS).
-import MqttClient from 'mqtt/lib/client';
-import type { IClientOptions } from 'mqtt';
+import * as clientModule from 'mqtt/lib/client';
+import type { IClientOptions, MqttClient } from 'mqtt';
 
 export type { MqttClient };
+
+// A CommonJS module with `exports.default`: Node's ESM interop (tsx, esbuild's Node mode) hands
+// over the whole exports object as the default.
+const Client = ((clientModule.default as unknown as { default?: unknown }).default ?? clientModule.default) as unknown as typeof MqttClient;
 
 /** CA for mqtts:// URLs: PEM as is, DER wrapped. */
 export function pemCa(b64: string | null | undefined): string | undefined {
@@ -42,5 +46,5 @@ export async function createMqttClient(url: string, options: IClientOptions & { 
     socket.once('secureConnect', () => socket.removeListener('error', onError));
     return socket;
   };
-  return new MqttClient(stream, { ...rest, host, port, protocol: secure ? 'mqtts' : 'mqtt' });
+  return new Client(stream, { ...rest, host, port, protocol: secure ? 'mqtts' : 'mqtt' });
 }

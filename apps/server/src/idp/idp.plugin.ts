@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AccountStore } from './accounts.js';
-import { errorPage, loginPage } from './pages.js';
+import { errorPage, loginPage, LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH } from './pages.js';
 import { IDP_MOUNT } from './provider.js';
 
 interface IdpPluginOptions {
@@ -19,6 +19,10 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
 
   await app.register(async (interactions) => {
     await interactions.register(formbody);
+
+    interactions.get(LOGOUT_SCRIPT_PATH, async (_req, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT),
+    );
 
     interactions.get<{ Params: { uid: string } }>(`${IDP_MOUNT}/interaction/:uid`, async (req, reply) => {
       const details = await provider.interactionDetails(req.raw, reply.raw).catch(() => undefined);

@@ -29,12 +29,16 @@ export function errorPage(message: string): string {
   return layout('Sign-in problem', `<h1>Sign-in problem</h1><p class="error">${esc(message)}</p><p><a href="/">Back to Fleetlink</a></p>`);
 }
 
+/** A file, not an inline script: the console's CSP allows scripts from its own origin only. */
+export const LOGOUT_SCRIPT_PATH = '/idp/assets/logout.js';
+export const LOGOUT_SCRIPT = "document.getElementById('op.logoutForm').submit();\n";
+
 /** RP-initiated logout: the console already asked "Logout", so the form submits itself. */
 export function logoutPage(form: string): string {
   return layout(
     'Signing out',
     `<h1>Signing out…</h1>${form}<input type="hidden" form="op.logoutForm" name="logout" value="yes">
 <button type="submit" form="op.logoutForm">Sign out</button>
-<script>document.getElementById('op.logoutForm').submit()</script>`,
+<script src="${LOGOUT_SCRIPT_PATH}"></script>`,
   );
 }

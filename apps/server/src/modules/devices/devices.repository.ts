@@ -1,7 +1,7 @@
 import type { DeviceBranch, DeviceTotals } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { devices, organizationDomains, organizationMembers, organizations } from '../../db/schema/index.js';
+import { deviceServers, devices, organizationDomains, organizationMembers, organizations, servers } from '../../db/schema/index.js';
 import { idPrefixRange, searchDocument, toPrefixQuery } from './device-search.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -9,6 +9,8 @@ export type DeviceRow = typeof devices.$inferSelect;
 export interface DeviceWithOrganization {
   device: Omit<DeviceRow, 'search'>;
   organization: { id: string; type: 'PERSONAL' | 'COMPANY'; name: string; domains: string[] };
+  /** The servers it is assigned to (message, proxy), as urls only: credentials never leave the servers module. */
+  servers: { url: string }[];
 }
 
 export interface DeviceWrite {
@@ -39,6 +41,15 @@ const organizationColumns = {
     from ${organizationDomains} where ${organizationDomains.organizationId} = ${organizations.id}
     and ${organizationDomains.status} = 'ACTIVE'), '{}'::text[])`,
 };
+
+/** The device's assigned servers, one correlated sub-select on the (device, server) primary key. */
+const serverUrls = sql<{ url: string }[]>`coalesce((select json_agg(json_build_object('url', ${servers.url})
+    order by ${servers.type}, ${servers.url}) from ${deviceServers}
+    inner join ${servers} on ${servers.id} = ${deviceServers.serverId}
+    where ${deviceServers.deviceId} = ${devices.id}), '[]'::json)`;
+
+/** What every device answer selects. */
+const answerColumns = { device: deviceColumns, organization: organizationColumns, servers: serverUrls };
 
 /** Up to this many matches a page is collected and sorted; above it, read off the name index. */
 const FEW_MATCHES = 5000;
@@ -99,7 +110,7 @@ export class DevicesRepository {
 
   async findById(id: string): Promise<DeviceWithOrganization | undefined> {
     const [row] = await this.db
-      .select({ device: deviceColumns, organization: organizationColumns })
+      .select(answerColumns)
       .from(devices)
       .innerJoin(organizations, eq(organizations.id, devices.organizationId))
       .where(eq(devices.id, id));
@@ -152,7 +163,7 @@ export class DevicesRepository {
     const ids = page.rows.map((r) => r.id);
     const rows = ids.length
       ? await this.db
-          .select({ device: deviceColumns, organization: organizationColumns })
+          .select(answerColumns)
           .from(devices)
           .innerJoin(organizations, eq(organizations.id, devices.organizationId))
           .where(inArray(devices.id, ids))

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devices, organizationMembers } from '../../db/schema/index.js';
+import { deviceServers, devices, organizationMembers, servers } from '../../db/schema/index.js';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
 import { DevicesRepository } from './devices.repository.js';
 
@@ -222,6 +222,34 @@ describe('read, update, delete', () => {
     expect((await api(`/api/device/${id}`, USER, { method: 'DELETE' })).status).toBe(204);
     expect((await api(`/api/device/${id}`, USER)).status).toBe(404);
     expect((await api(`/api/device/${id}`, USER, { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+describe('assigned servers', () => {
+  it('lists the urls of the servers a device is assigned to, in the detail and in search results', async () => {
+    const { body: device } = await create(USER, { organization: userOrg, name: 'server-assigned-probe' });
+    expect(device.servers).toEqual([]);
+    const [message, proxy] = await c.database.db
+      .insert(servers)
+      .values([
+        { type: 'MESSAGE', url: 'mqtt://broker-b.test:1883', username: 'console', password: 'secret' },
+        { type: 'PROXY', url: 'ssh://proxy.test:22', hostKey: 'ssh-ed25519 AAAA' },
+      ])
+      .returning({ id: servers.id });
+    await c.database.db.insert(deviceServers).values([
+      { deviceId: device.id, serverId: proxy!.id },
+      { deviceId: device.id, serverId: message!.id },
+    ]);
+    const read = await json(await api(`/api/device/${device.id}`, USER));
+    expect(read.status).toBe(200);
+    // Ordered by type (MESSAGE before PROXY), url only: no credentials.
+    expect(read.body.servers).toEqual([{ url: 'mqtt://broker-b.test:1883' }, { url: 'ssh://proxy.test:22' }]);
+    const found = await json(await api('/api/devices?search=server-assigned-probe', USER));
+    expect(found.body.devices[0].servers).toEqual([{ url: 'mqtt://broker-b.test:1883' }, { url: 'ssh://proxy.test:22' }]);
+    await c.database.db.delete(servers).where(eq(servers.id, proxy!.id));
+    expect((await json(await api(`/api/device/${device.id}`, USER))).body.servers).toEqual([{ url: 'mqtt://broker-b.test:1883' }]);
+    await c.database.db.delete(servers).where(eq(servers.id, message!.id));
+    expect((await api(`/api/device/${device.id}`, USER, { method: 'DELETE' })).status).toBe(204);
   });
 });
 

@@ -77,7 +77,7 @@ function toWrite(form: DeviceForm): DeviceWrite {
   return { organizationId: form.organization, name: form.name, description, branch: form.branch, tags };
 }
 
-export function toListItem({ device: d, organization }: DeviceWithOrganization): DeviceListItem {
+export function toListItem({ device: d, organization, servers }: DeviceWithOrganization): DeviceListItem {
   return {
     id: d.id,
     name: d.name,
@@ -91,8 +91,8 @@ export function toListItem({ device: d, organization }: DeviceWithOrganization):
     drives: d.drives as DeviceListItem['drives'],
     lastResponse: d.lastResponse ? new Date(d.lastResponse).toISOString() : null,
     latency: d.latency,
-    // Servers, monitors and tunnels arrive with their capabilities.
-    servers: [],
+    servers: servers ?? [],
+    // Monitors and tunnels arrive with their capabilities.
     monitors: [],
     tunnels: [],
   };
