@@ -1,2 +1,0 @@
-import * as c from '@fleetlink/contract';
-(globalThis as any).x = c;

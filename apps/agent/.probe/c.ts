@@ -1,2 +1,0 @@
-import { z } from 'zod';
-(globalThis as any).x = z.object({ a: z.string() });

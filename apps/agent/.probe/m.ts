@@ -1,2 +1,0 @@
-import { MqttClient } from 'mqtt/lib/client';
-(globalThis as any).x = MqttClient;
