@@ -1,7 +1,8 @@
 // Bundles the agent into dist/ (plain Node, no tsx, no node_modules at run time): minified ESM with
 // the enrollment code split out, since a running agent loads it only when it has to enroll.
 // Used by `npm run build` (root and this package) and by the launcher when dist/ is missing or stale.
-import { rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -23,8 +24,12 @@ const contractHasNoSideEffects = {
   },
 };
 
+/**
+ * Builds into dist/. Agents started at the same moment (tests, a fleet on one machine) may build
+ * at once: every file is written to a temporary name and renamed, the entry point last, so a
+ * reader never sees a half-written bundle; leftovers of older builds are removed afterwards.
+ */
 export async function buildAgent({ quiet = false } = {}) {
-  rmSync(`${root}dist`, { recursive: true, force: true });
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { cli: 'src/cli.ts' },
@@ -38,11 +43,28 @@ export async function buildAgent({ quiet = false } = {}) {
     minify: true,
     legalComments: 'none',
     metafile: true,
+    write: false,
     logLevel: quiet ? 'error' : 'warning',
     plugins: [contractHasNoSideEffects],
     // CommonJS dependencies (mqtt) require() Node's built-ins.
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
+  const dist = path.join(root, 'dist');
+  mkdirSync(dist, { recursive: true });
+  // Sources the launcher checks for staleness: ours and the contract's, not node_modules.
+  const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/'));
+  const files = [...result.outputFiles.map((f) => ({ path: f.path, contents: f.contents })), { path: path.join(dist, 'inputs.json'), contents: JSON.stringify(sources) }];
+  const entry = path.join(dist, 'cli.mjs');
+  files.sort((a, b) => (a.path === entry ? 1 : 0) - (b.path === entry ? 1 : 0));
+  for (const f of files) {
+    const tmp = `${f.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, f.contents);
+    renameSync(tmp, f.path);
+  }
+  const keep = new Set(files.map((f) => path.basename(f.path)));
+  for (const name of readdirSync(dist)) {
+    if (!keep.has(name) && name.endsWith('.mjs')) rmSync(path.join(dist, name), { force: true });
+  }
   return result;
 }
 

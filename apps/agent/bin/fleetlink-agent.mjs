@@ -1,23 +1,47 @@
 #!/usr/bin/env node
-// Runs the bundled agent (npm run build -w apps/agent) when it is newer than the sources: plain
-// Node, small footprint. Otherwise the TypeScript sources through tsx, with no build step.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// The agent launcher (`npx fleetlink-agent`, `npm start -w apps/agent`, a service unit). It runs the
+// bundle in dist/ on plain Node: no tsx, no TypeScript, no node_modules at run time, which is what
+// keeps an idle agent small (issue 4: under 60 MB RSS). In a source checkout the bundle is built
+// (`npm run build`) or rebuilt here when missing or older than the sources it was made from; only
+// when that cannot be done (no esbuild) does it fall back to the sources through tsx.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const dist = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
-const src = fileURLToPath(new URL('../src', import.meta.url));
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const entry = here('../dist/cli.mjs');
+const inputs = here('../dist/inputs.json');
+const builder = here('../build.mjs');
 
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = `${dir}/${entry.name}`;
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+/** True when dist/ was built from the sources as they are now (or there are no sources to build). */
+function bundleIsCurrent() {
+  if (!existsSync(entry)) return false;
+  if (!existsSync(builder) || !existsSync(here('../src'))) return true; // an installed package: dist is all there is
+  try {
+    const built = statSync(entry).mtimeMs;
+    const list = JSON.parse(readFileSync(inputs, 'utf8'));
+    for (const file of [builder, ...list.map((f) => here(`../${f}`))]) {
+      if (!existsSync(file) || statSync(file).mtimeMs > built) return false;
+    }
+    return true;
+  } catch {
+    return false;
   }
-  return newest;
 }
 
-if (existsSync(dist) && (!existsSync(src) || statSync(dist).mtimeMs >= newestSource(src))) {
-  await import(dist);
+async function rebuild() {
+  try {
+    const { buildAgent } = await import(builder);
+    process.stderr.write('fleetlink-agent: building the agent bundle (dist/)\n');
+    await buildAgent({ quiet: true });
+    return true;
+  } catch (err) {
+    process.stderr.write(`fleetlink-agent: could not build the bundle (${err.message}); running the sources\n`);
+    return false;
+  }
+}
+
+if (bundleIsCurrent() || (await rebuild())) {
+  await import(entry);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -46,5 +46,8 @@ export async function createMqttClient(url: string, options: IClientOptions & { 
     socket.once('secureConnect', () => socket.removeListener('error', onError));
     return socket;
   };
-  return new Client(stream, { ...rest, host, port, protocol: secure ? 'mqtts' : 'mqtt' });
+  const client = new Client(stream, { ...rest, host, port, protocol: secure ? 'mqtts' : 'mqtt' });
+  // As mqtt's connect() does: a connection error with no listener must not end the process.
+  client.on('error', () => {});
+  return client;
 }

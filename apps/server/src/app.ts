@@ -89,7 +89,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const devices = devicesModule(database.db, policy);
       await api.register(devices.routes, { service: devices.service });
       await registerOrganizations(api, { db: database.db, env, policy });
-      void policy;
       if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy });
     },
     { prefix: '/api' },

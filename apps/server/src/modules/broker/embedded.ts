@@ -32,7 +32,7 @@ export async function startEmbeddedBroker(o: {
     log: o.log,
     accounts: {
       async authenticate(username, password) {
-        const row = serverId ? await o.servers.findById(serverId) : undefined;
+        const row = serverId ? await o.servers.account(serverId) : undefined;
         const expected = row?.username && row.password ? { username: row.username, password: row.password } : account;
         if (username === expected.username && safeEqual(password, expected.password)) return { kind: 'console' };
         const deviceId = await o.credentials.verify(username, password);

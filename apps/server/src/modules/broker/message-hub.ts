@@ -155,7 +155,7 @@ export class MessageHub {
 
   /** The connection to the device's assigned message server. */
   async connectionOf(deviceId: string): Promise<HubConnection> {
-    const assigned = (await this.deps.servers.assignedTo(deviceId)).find((s) => s.type === 'MESSAGE');
+    const assigned = (await this.deps.servers.assignments(deviceId)).find((s) => s.type === 'MESSAGE');
     const c = assigned && this.connections.get(assigned.id);
     if (!c || !c.connected) throw new AppError(503, ErrorCode.Unavailable, 'The message server of this device is not reachable right now.');
     return c;

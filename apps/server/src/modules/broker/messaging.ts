@@ -66,7 +66,7 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
     async stop() {
-      telemetry.stop();
+      await telemetry.stop();
       await hub.stop();
       await embedded?.broker.stop();
     },

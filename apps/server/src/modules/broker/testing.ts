@@ -43,10 +43,10 @@ export interface AgentProcess {
 }
 
 /** The real agent CLI as a child process. */
-export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string }): AgentProcess {
+export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string; maxBackoffMs?: number }): AgentProcess {
   const argv = [AGENT_BIN, 'run', '--server', args.server, '--device', args.device, '--data-dir', args.dataDir];
   if (args.key) argv.push('--key', args.key);
-  const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: '1000', ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -60,6 +60,25 @@ export class ServersRepository {
   }
 
   /**
+   * Which servers a device is assigned to, without their load: the per-message checks of the
+   * telemetry and the hub run this for every device, and counting devices per server would make
+   * each of them cost as much as the fleet is large.
+   */
+  assignments(deviceId: string): Promise<Pick<ServerRow, 'id' | 'type'>[]> {
+    return this.db
+      .select({ id: servers.id, type: servers.type })
+      .from(deviceServers)
+      .innerJoin(servers, eq(servers.id, deviceServers.serverId))
+      .where(eq(deviceServers.deviceId, deviceId));
+  }
+
+  /** The console's own account on a server (a primary-key lookup, for every broker login). */
+  async account(id: string): Promise<Pick<ServerRow, 'username' | 'password'> | undefined> {
+    const [row] = await this.db.select({ username: servers.username, password: servers.password }).from(servers).where(eq(servers.id, id));
+    return row;
+  }
+
+  /**
    * The least-loaded server of a type that takes new devices (SPEC §5 assignment): the
    * organization's private servers when it has any online, otherwise the shared ones.
    */

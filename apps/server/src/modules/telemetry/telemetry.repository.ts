@@ -17,6 +17,15 @@ export class TelemetryRepository {
 
   /** Sets online state; opens or closes an online period when it changes. True when it changed. */
   async setOnline(deviceId: string, online: boolean, at: Date): Promise<boolean> {
+    if (online) {
+      // The common case, every heartbeat of every device: already online, one statement.
+      const touched = await this.db
+        .update(devices)
+        .set({ lastResponse: at })
+        .where(and(eq(devices.id, deviceId), eq(devices.online, true)))
+        .returning({ id: devices.id });
+      if (touched.length) return false;
+    }
     return this.db.transaction(async (tx) => {
       const changed = await tx
         .update(devices)
@@ -39,10 +48,6 @@ export class TelemetryRepository {
     });
   }
 
-  async touch(deviceId: string, at: Date): Promise<void> {
-    await this.db.update(devices).set({ lastResponse: at }).where(eq(devices.id, deviceId));
-  }
-
   async setLatency(deviceId: string, latency: number): Promise<void> {
     await this.db.update(devices).set({ latency }).where(and(eq(devices.id, deviceId), eq(devices.online, true)));
   }
@@ -52,8 +57,42 @@ export class TelemetryRepository {
     return row?.online ?? false;
   }
 
-  async addMetric(deviceId: string, time: Date, systemLoad: number): Promise<void> {
-    await this.db.insert(deviceMetrics).values({ deviceId, time, systemLoad }).onConflictDoNothing();
+  /**
+   * Heartbeats of many devices in one statement: last response of those already online. Answers
+   * the ids it did not update (offline, or gone), for the caller to bring online one by one.
+   */
+  async touchOnline(beats: Map<string, Date>): Promise<string[]> {
+    if (!beats.size) return [];
+    const values = sql.join([...beats].map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`), sql`, `);
+    const result = await this.db.execute<{ id: string }>(sql`
+      update ${devices} set last_response = greatest(${devices.lastResponse}, v.at)
+      from (values ${values}) as v(id, at)
+      where ${devices.id} = v.id and ${devices.online}
+      returning ${devices.id} as id`);
+    const done = new Set(result.rows.map((r) => r.id));
+    return [...beats.keys()].filter((id) => !done.has(id));
+  }
+
+  /**
+   * Load samples of many devices in one statement, each also recording when its device was last
+   * heard from; samples of devices that no longer exist are dropped.
+   */
+  async addMetrics(samples: { deviceId: string; time: Date; systemLoad: number; heardAt: Date }[]): Promise<void> {
+    if (!samples.length) return;
+    const values = sql.join(
+      samples.map((m) => sql`(${m.deviceId}::uuid, ${m.time.toISOString()}::timestamptz, ${m.systemLoad}::real, ${m.heardAt.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await this.db.execute(sql`
+      with v(id, time, load, at) as (values ${values}),
+      sample as (
+        insert into ${deviceMetrics} (device_id, time, system_load)
+        select v.id, v.time, v.load from v join ${devices} d on d.id = v.id
+        on conflict do nothing
+      ),
+      heard as (select id, max(at) as at from v group by id)
+      update ${devices} set last_response = greatest(${devices.lastResponse}, heard.at)
+      from heard where ${devices.id} = heard.id`);
   }
 
   /** Devices still marked online that have not been heard from since `cutoff`: marks them offline. */

@@ -14,7 +14,12 @@ export interface TelemetryOptions {
   pingSeconds: number;
   /** Called when a device comes online on a server it is not assigned to (it missed a migration). */
   onMisplaced?(deviceId: string, serverId: string): Promise<void>;
+  /** How long heartbeats and load samples wait to be written together (default 1000 ms). */
+  flushMs?: number;
 }
+
+/** Past this many waiting heartbeats or samples, they are written at once. */
+const BATCH_MAX = 1000;
 
 const KEEP_MS = 9 * 24 * 3600_000;
 
@@ -26,6 +31,12 @@ const KEEP_MS = 9 * 24 * 3600_000;
 export class TelemetryService implements DeviceTrafficHandler {
   private readonly lastPing = new Map<string, number>();
   private timers: NodeJS.Timeout[] = [];
+  // Heartbeats and samples are most of a fleet's traffic: written together, one statement each
+  // per flush instead of one (or a transaction) per message.
+  private beats = new Map<string, Date>();
+  private samples: { deviceId: string; time: Date; systemLoad: number; heardAt: Date }[] = [];
+  private flushing?: Promise<void>;
+  private flushTimer?: NodeJS.Timeout;
 
   constructor(private readonly o: TelemetryOptions) {}
 
@@ -35,9 +46,49 @@ export class TelemetryService implements DeviceTrafficHandler {
     this.timers.push(setInterval(() => void this.o.repo.pruneMetrics(new Date(Date.now() - KEEP_MS)).catch(() => {}), 3600_000).unref());
   }
 
-  stop() {
+  async stop() {
     this.timers.forEach(clearInterval);
     this.timers = [];
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    await this.flush().catch(() => {});
+  }
+
+  private scheduleFlush() {
+    if (this.beats.size + this.samples.length >= BATCH_MAX) {
+      void this.flush();
+      return;
+    }
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flush();
+    }, this.o.flushMs ?? 1000);
+  }
+
+  /** Writes what is waiting; one flush at a time, so the order of a device's writes holds. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (!this.beats.size && !this.samples.length) return;
+    const beats = this.beats;
+    const samples = this.samples;
+    this.beats = new Map();
+    this.samples = [];
+    this.flushing = (async () => {
+      try {
+        const { repo } = this.o;
+        const notOnline = await repo.touchOnline(beats);
+        // A heartbeat from a device the console thought offline (swept, or its will arrived late).
+        for (const id of notOnline) {
+          if (await repo.setOnline(id, true, beats.get(id)!)) this.o.log.info({ deviceId: id }, 'device online');
+        }
+        await repo.addMetrics(samples);
+      } catch (err) {
+        this.o.log.warn({ err: (err as Error).message, heartbeats: beats.size, samples: samples.length }, 'telemetry could not be written');
+      } finally {
+        this.flushing = undefined;
+      }
+    })();
+    await this.flushing;
   }
 
   /** Devices silent for three heartbeats (their last will may have been lost with a broker) go offline. */
@@ -57,13 +108,16 @@ export class TelemetryService implements DeviceTrafficHandler {
           this.maybePing(deviceId, serverId, changed);
           await this.checkPlacement(deviceId, serverId);
         } else if (await this.isAssignedTo(deviceId, serverId)) {
+          // A heartbeat still waiting to be written must not bring it back.
+          this.beats.delete(deviceId);
           // An old server's last will after a migration must not mark the device offline.
           if (await repo.setOnline(deviceId, false, now)) this.o.log.info({ deviceId, serverId }, 'device offline');
           this.lastPing.delete(deviceId);
         }
         return;
       case 'heartbeat':
-        await repo.setOnline(deviceId, true, now);
+        this.beats.set(deviceId, now);
+        this.scheduleFlush();
         this.maybePing(deviceId, serverId, false);
         return;
       case 'properties':
@@ -76,15 +130,14 @@ export class TelemetryService implements DeviceTrafficHandler {
         await repo.setOnline(deviceId, true, now);
         return;
       case 'metrics':
-        if (!(await repo.exists(deviceId))) return;
-        await repo.addMetric(deviceId, new Date(message.payload.time), message.payload.systemLoad);
-        await repo.touch(deviceId, now);
+        this.samples.push({ deviceId, time: new Date(message.payload.time), systemLoad: message.payload.systemLoad, heardAt: now });
+        this.scheduleFlush();
         return;
     }
   }
 
   private async isAssignedTo(deviceId: string, serverId: string): Promise<boolean> {
-    const assigned = (await this.o.servers.assignedTo(deviceId)).find((s) => s.type === 'MESSAGE');
+    const assigned = (await this.o.servers.assignments(deviceId)).find((s) => s.type === 'MESSAGE');
     return !assigned || assigned.id === serverId;
   }
 

@@ -4,6 +4,7 @@ import { DevicesLandingPage } from './DevicesLandingPage';
 import { DeviceDeletePage } from './detail/DeviceDeletePage';
 import { DeviceInstallPage } from './detail/DeviceInstallPage';
 import { DeviceLayout } from './detail/DeviceLayout';
+import { DeviceServersTab } from './detail/DeviceServersTab';
 import { ManagersOnly } from './detail/ManagersOnly';
 import { DeviceCreatePage, DeviceEditPage } from './form/DeviceFormPages';
 import { DeviceSearchPage } from './search/DeviceSearchPage';
@@ -11,7 +12,7 @@ import { DeviceSummaryPage } from './summary/DeviceSummaryPage';
 
 /**
  * Everything under /devices (SPEC §2 Devices); mounted by the shell's router. Tabs whose capability
- * is not built yet (Network, Storage, Monitor, Command, Servers) show the plain not-found page.
+ * is not built yet (Network, Storage, Monitor, Command) show the plain not-found page.
  */
 export function DevicesRoutes() {
   return (
@@ -24,6 +25,7 @@ export function DevicesRoutes() {
         <Route path="install" element={<DeviceInstallPage />} />
         <Route path="edit" element={<ManagersOnly><DeviceEditPage /></ManagersOnly>} />
         <Route path="delete" element={<ManagersOnly><DeviceDeletePage /></ManagersOnly>} />
+        <Route path="servers" element={<DeviceServersTab />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />

@@ -4,6 +4,7 @@ import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react
 import { Link } from 'react-router';
 import { useCurrentDevice } from '../detail/DeviceLayout';
 import { lastResponseText } from '../search/DeviceCard';
+import { DeviceLoad, DeviceTimeline } from './DeviceMetrics';
 import { SummaryCard } from './SummaryCard';
 import { formatBytes, numberProperty, usedPercent } from './units';
 
@@ -93,7 +94,9 @@ export function DeviceSummaryPage() {
           ),
           ['Latency', device.online && device.latency !== null ? `${device.latency} ms` : undefined],
         ]}
-      />
+      >
+        <DeviceTimeline deviceId={device.id} />
+      </SummaryCard>
       <SummaryCard
         title="Agent"
         rows={[
@@ -123,7 +126,9 @@ export function DeviceSummaryPage() {
           ['Utilization', cpuLoad !== undefined ? `${Math.round((cpuLoad <= 1 ? cpuLoad * 100 : cpuLoad))}%` : undefined],
           ['Agent threads', prop('java.thread.alive')],
         ]}
-      />
+      >
+        <DeviceLoad deviceId={device.id} online={device.online} />
+      </SummaryCard>
     </SimpleGrid>
   );
 }

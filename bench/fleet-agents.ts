@@ -1,0 +1,125 @@
+/**
+ * Child process of bench/fleet-sim.ts: many lightweight simulated agents, plain mqtt clients with
+ * the credentials the console issued at enrollment. Each one does what the real agent does on the
+ * wire: retained state with a last will, properties once, heartbeats and load samples at the
+ * enrolled intervals (phases spread at random), and answers to the console's requests (ping).
+ * Counters go to the parent over IPC; SIGTERM ends every connection and the process.
+ *
+ *   (started by fleet-sim.ts) tsx bench/fleet-agents.ts <plan.json>
+ */
+import { readFileSync } from 'node:fs';
+import mqtt, { type MqttClient } from 'mqtt';
+import { topics, type PropertiesPayload } from '@fleetlink/contract';
+import { collectProperties } from '../apps/agent/src/collectors/properties.js';
+
+export interface FleetPlan {
+  url: string;
+  heartbeatSeconds: number;
+  metricsSeconds: number;
+  /** New connections per second (the ramp). */
+  connectRate: number;
+  devices: { id: string; username: string; password: string }[];
+}
+
+export interface FleetCounters {
+  connected: number;
+  connects: number;
+  closes: number;
+  errors: number;
+  published: number;
+  requests: number;
+  started: number;
+}
+
+const plan = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as FleetPlan;
+const counters: FleetCounters = { connected: 0, connects: 0, closes: 0, errors: 0, published: 0, requests: 0, started: 0 };
+const clients: MqttClient[] = [];
+const timers: NodeJS.Timeout[] = [];
+
+// One realistic properties document (the agent's own collector), varied per device where it differs.
+const baseProperties = collectProperties(0.1);
+const propertiesOf = (id: string, i: number): PropertiesPayload => ({
+  properties: { ...baseProperties, hostname: `sim-${i}-${id.slice(0, 8)}` },
+  addresses: [
+    { type: 'LOCAL', ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+    { type: 'PUBLIC', ip: `203.0.113.${i % 250}` },
+  ],
+  drives: [{ name: '/', root: '/', totalSpace: 64e9, freeSpace: 20e9 + (i % 100) * 1e8 }],
+});
+
+function startAgent(d: FleetPlan['devices'][number], i: number) {
+  const client = mqtt.connect(plan.url, {
+    protocolVersion: 4,
+    clientId: `fl-${d.id}`,
+    username: d.username,
+    password: d.password,
+    clean: true,
+    keepalive: Math.min(60, Math.max(5, plan.heartbeatSeconds * 2)),
+    // mqtt.js's own reconnect, spread so a broker restart is not met by one synchronized wave.
+    reconnectPeriod: 2000 + Math.floor(Math.random() * 3000),
+    connectTimeout: 30_000,
+    queueQoSZero: false,
+    writeCache: false,
+    will: { topic: topics.state(d.id), payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+  });
+  clients.push(client);
+  let wasConnected = false;
+  const publish = (topic: string, payload: unknown, retain = false) => {
+    if (!client.connected) return;
+    client.publish(topic, JSON.stringify(payload), { qos: 1, retain });
+    counters.published++;
+  };
+  client.on('connect', () => {
+    counters.connects++;
+    if (!wasConnected) counters.connected++;
+    wasConnected = true;
+    client.subscribe(topics.request(d.id), { qos: 1 });
+    publish(topics.state(d.id), { online: true, time: new Date().toISOString() }, true);
+    publish(topics.properties(d.id), propertiesOf(d.id, i));
+  });
+  client.on('close', () => {
+    counters.closes++;
+    if (wasConnected) counters.connected--;
+    wasConnected = false;
+  });
+  client.on('error', () => counters.errors++);
+  client.on('message', (_topic, payload) => {
+    counters.requests++;
+    try {
+      const req = JSON.parse(payload.toString('utf8')) as { id: string; replyTo: string; name: string };
+      const result = req.name === 'ping' ? { ok: true, result: { time: new Date().toISOString() } } : { ok: false, error: `Unknown request ${req.name}` };
+      publish(req.replyTo, { id: req.id, ...result });
+    } catch {
+      // Not for a simulated agent to judge.
+    }
+  });
+  // Random phases: a real fleet's agents started at different moments.
+  const every = (seconds: number, fn: () => void) => {
+    const t = setTimeout(() => timers.push(setInterval(fn, seconds * 1000)), Math.random() * seconds * 1000);
+    timers.push(t);
+  };
+  every(plan.heartbeatSeconds, () => publish(topics.heartbeat(d.id), { time: new Date().toISOString() }));
+  every(plan.metricsSeconds, () => publish(topics.metrics(d.id), { time: new Date().toISOString(), systemLoad: Math.round(Math.random() * 1000) / 1000 }));
+}
+
+// The ramp: connectRate new agents per second, in 100 ms slices.
+let next = 0;
+const perSlice = Math.max(1, Math.round(plan.connectRate / 10));
+const ramp = setInterval(() => {
+  for (let k = 0; k < perSlice && next < plan.devices.length; k++, next++) startAgent(plan.devices[next]!, next);
+  counters.started = next;
+  if (next >= plan.devices.length) clearInterval(ramp);
+}, 100);
+
+const report = setInterval(() => process.send?.({ type: 'counters', counters }), 1000);
+
+function stop() {
+  clearInterval(ramp);
+  clearInterval(report);
+  timers.forEach((t) => clearInterval(t));
+  for (const c of clients) c.end(true);
+  process.send?.({ type: 'counters', counters }, () => process.exit(0));
+  setTimeout(() => process.exit(0), 2000).unref();
+}
+process.on('SIGTERM', stop);
+process.on('disconnect', stop);

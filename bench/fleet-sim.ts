@@ -1,0 +1,275 @@
+/**
+ * Fleet benchmark (issue 4 (b)): N simulated agents against one console with its embedded broker.
+ *
+ * The console runs in this process (startConsole, PGlite in a temp folder, or PostgreSQL with
+ * DATABASE_URL pointing at a fresh database). N devices are written to the database in bulk, each
+ * enrolls through the real enrollment API (POST /api/agent/enroll), and child processes
+ * (bench/fleet-agents.ts) connect them to the embedded broker with the issued credentials, then
+ * publish state and properties once and heartbeats and load samples at the enrolled intervals.
+ * Meanwhile a member searches devices (GET /api/devices?search=…, real token). Reported: devices
+ * online by the console's own view (devices.online), the console process's CPU and RSS, its event
+ * loop delay, search latency p50/p95, and the simulators' own cost. Everything is on 127.0.0.1;
+ * the run stops by itself.
+ *
+ *   FLEET_N=1000 FLEET_SECONDS=120 npx tsx bench/fleet-sim.ts
+ *   FLEET_N=10000 FLEET_SECONDS=300 npx tsx bench/fleet-sim.ts
+ *
+ * Environment: FLEET_N (1000), FLEET_SECONDS (120: measured after the ramp), FLEET_HEARTBEAT_SECONDS
+ * (30) and FLEET_METRICS_SECONDS (60), the console's intervals, shorten them for quick runs;
+ * FLEET_CONNECT_RATE (250 new connections/s), FLEET_PROCS (simulator processes, 2),
+ * FLEET_ENROLL_CONCURRENCY (16), DATABASE_URL (PostgreSQL instead of PGlite).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { and, count, eq, sql } from 'drizzle-orm';
+import { startConsole } from '../apps/server/src/console.js';
+import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
+import { parseEnv } from '../apps/server/src/env.js';
+import { passwordLogin } from '../apps/server/src/idp/password-login.js';
+import { searchDocument } from '../apps/server/src/modules/devices/device-search.js';
+import type { FleetCounters, FleetPlan } from './fleet-agents.js';
+
+const N = Number(process.env.FLEET_N ?? 1000);
+const SECONDS = Number(process.env.FLEET_SECONDS ?? 120);
+const HEARTBEAT = Number(process.env.FLEET_HEARTBEAT_SECONDS ?? 30);
+const METRICS = Number(process.env.FLEET_METRICS_SECONDS ?? 60);
+const CONNECT_RATE = Number(process.env.FLEET_CONNECT_RATE ?? 250);
+const PROCS = Math.max(1, Number(process.env.FLEET_PROCS ?? 2));
+const ENROLL_CONCURRENCY = Number(process.env.FLEET_ENROLL_CONCURRENCY ?? 16);
+const MEMBER = { email: 'user@fleetlink.local', password: 'user' };
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
+const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+/** CPU ticks and RSS of another process, from /proc (Linux). */
+function procSample(pid: number): { cpuMs: number; rssMb: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return { cpuMs: (Number(f[11]) + Number(f[12])) * 10, rssMb: rssKb / 1024 };
+  } catch {
+    return { cpuMs: 0, rssMb: 0 };
+  }
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-fleet-'));
+const port = await freePort();
+const env = parseEnv({
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  MQTT_EMBEDDED_PORT: String(await freePort()),
+  MQTT_EMBEDDED_HOST: '127.0.0.1',
+  AGENT_HEARTBEAT_SECONDS: String(HEARTBEAT),
+  AGENT_METRICS_SECONDS: String(METRICS),
+  ENROLL_RATE_LIMIT: String(Math.max(100, N * 2)),
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+});
+const consoleApp = await startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
+const db = consoleApp.database.db;
+const children: ChildProcess[] = [];
+let stopping = false;
+
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
+  await consoleApp.close().catch(() => {});
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(130));
+process.on('SIGTERM', () => void shutdown(143));
+// Whatever happens, the bench ends: ramp, enrollment and measurement, with a generous margin.
+setTimeout(() => {
+  log('hard time limit reached, stopping');
+  void shutdown(1);
+}, (SECONDS + N / 20 + 600) * 1000).unref();
+
+try {
+  log(`console on ${consoleApp.url} (${consoleApp.database.kind}), broker ${consoleApp.messaging!.broker!.url}; N=${N}, heartbeat ${HEARTBEAT} s, metrics ${METRICS} s`);
+
+  // ---- Devices in bulk, in one organization the member belongs to; the broker may take them all.
+  let t0 = performance.now();
+  const [org] = await db.insert(organizations).values({ type: 'COMPANY', name: 'Fleet simulation' }).returning({ id: organizations.id });
+  const orgId = org!.id;
+  await db.insert(organizationMembers).values({ organizationId: orgId, email: MEMBER.email, role: 'ADMIN' });
+  await db.execute(sql`
+    insert into devices (organization_id, name, description, tags, installation_key)
+    select ${orgId}::uuid, 'sim-' || i, 'Simulated agent ' || i || ' in ' || (array['Amsterdam','Berlin','Paris','Madrid','Rome'])[1 + i % 5],
+      array['rack-' || (i % 50), case when i % 3 = 0 then 'kiosk' else 'sensor' end], md5(random()::text || i)
+    from generate_series(1, ${N}) i`);
+  await db.update(devices).set({ search: searchDocument }).where(eq(devices.organizationId, orgId));
+  await db.update(servers).set({ maxCapacity: Math.max(100, N) }).where(eq(servers.id, consoleApp.messaging!.embeddedServerId!));
+  const rows = await db.select({ id: devices.id, key: devices.installationKey }).from(devices).where(eq(devices.organizationId, orgId));
+  log(`${rows.length} devices written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  // ---- Enrollment through the API, as each agent's first run does.
+  t0 = performance.now();
+  const enrolled: FleetPlan['devices'] = [];
+  let brokerUrl = '';
+  let cursor = 0;
+  let refused = 0;
+  await Promise.all(
+    Array.from({ length: ENROLL_CONCURRENCY }, async () => {
+      while (cursor < rows.length) {
+        const d = rows[cursor++]!;
+        const res = await fetch(`${consoleApp.url}/api/agent/enroll`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ deviceId: d.id, key: d.key, agent: { version: 'fleet-sim', hostname: 'sim' } }),
+        });
+        const body = (await res.json()) as { mqtt?: { username: string; password: string }; servers?: { type: string; url: string }[]; message?: string };
+        if (!res.ok || !body.mqtt) {
+          if (refused++ < 3) log(`enrollment refused: HTTP ${res.status} ${body.message}`);
+          continue;
+        }
+        brokerUrl = body.servers!.find((s) => s.type === 'MESSAGE')!.url;
+        enrolled.push({ id: d.id, username: body.mqtt.username, password: body.mqtt.password });
+      }
+    }),
+  );
+  const enrollSeconds = (performance.now() - t0) / 1000;
+  log(`${enrolled.length} enrolled (${refused} refused) in ${enrollSeconds.toFixed(1)} s (${(enrolled.length / enrollSeconds).toFixed(0)}/s)`);
+  if (!brokerUrl.startsWith('mqtt://127.0.0.1:')) throw new Error(`unexpected broker URL ${brokerUrl}`);
+
+  // ---- Simulators: separate processes, so this process's CPU and memory are the console's own.
+  const counters: FleetCounters[] = [];
+  for (let p = 0; p < PROCS; p++) {
+    const share = enrolled.filter((_, i) => i % PROCS === p);
+    const planFile = path.join(dataDir, `plan-${p}.json`);
+    const plan: FleetPlan = { url: brokerUrl, heartbeatSeconds: HEARTBEAT, metricsSeconds: METRICS, connectRate: CONNECT_RATE / PROCS, devices: share };
+    writeFileSync(planFile, JSON.stringify(plan));
+    const child = fork(path.join(here, 'fleet-agents.ts'), [planFile], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.on('message', (m: { type: string; counters: FleetCounters }) => {
+      if (m.type === 'counters') counters[p] = m.counters;
+    });
+    child.on('exit', (code) => {
+      if (!stopping) log(`simulator ${p} exited with ${code}`);
+    });
+    children.push(child);
+  }
+  const sum = (k: keyof FleetCounters) => counters.reduce((a, c) => a + (c?.[k] ?? 0), 0);
+
+  // ---- Measurement: every second a search; every 5 s the console's own view and its cost.
+  let token = '';
+  let tokenUntil = 0;
+  const freshToken = async () => {
+    if (Date.now() < tokenUntil) return token;
+    const t = await passwordLogin({ consoleUrl: consoleApp.url, email: MEMBER.email, password: MEMBER.password });
+    token = t.access_token;
+    tokenUntil = Date.now() + (t.expires_in - 30) * 1000;
+    return token;
+  };
+  const terms = ['sim-12', 'kiosk', 'Berlin', 'rack-7', 'sim-4242', 'Debian', 'sensor Paris', rows[0]!.id.slice(0, 6)];
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const phases = { ramp: [] as number[], steady: [] as number[] };
+  let searchErrors = 0;
+  let phase: keyof typeof phases = 'ramp';
+  let searching = true;
+  const searcher = (async () => {
+    for (let i = 0; searching; i++) {
+      const started = performance.now();
+      try {
+        const res = await fetch(`${consoleApp.url}/api/devices?search=${encodeURIComponent(terms[i % terms.length]!)}`, { headers: { authorization: `Bearer ${await freshToken()}` } });
+        await res.arrayBuffer();
+        if (res.ok) phases[phase].push(performance.now() - started);
+        else searchErrors++;
+      } catch {
+        searchErrors++;
+      }
+      await sleep(1000);
+    }
+  })();
+
+  const onlineCount = async () =>
+    (await db.select({ n: count() }).from(devices).where(and(eq(devices.organizationId, orgId), eq(devices.online, true))))[0]!.n;
+  const steady = { online: [] as number[], cpu: [] as number[], rss: [] as number[], simCpu: [] as number[], simRss: [] as number[] };
+  let lastCpu = process.cpuUsage();
+  let lastAt = performance.now();
+  let lastSim = children.map((c) => procSample(c.pid!));
+  const rampStarted = performance.now();
+  let allOnlineAfter: number | undefined;
+  let steadyStarted: number | undefined;
+  for (;;) {
+    await sleep(5000);
+    const now = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
+    const cpuPct = ((cpu.user + cpu.system) / 1000 / (now - lastAt)) * 100;
+    const sim = children.map((c) => procSample(c.pid!));
+    const simCpuPct = sim.reduce((a, s, i) => a + (s.cpuMs - lastSim[i]!.cpuMs), 0) / (now - lastAt) * 100;
+    const simRss = sim.reduce((a, s) => a + s.rssMb, 0);
+    lastCpu = process.cpuUsage();
+    lastAt = now;
+    lastSim = sim;
+    const online = await onlineCount();
+    const rss = process.memoryUsage().rss;
+    log(
+      `${phase.padEnd(6)} started ${sum('started')}/${enrolled.length}, connected ${sum('connected')}, online (DB) ${online}; console CPU ${cpuPct.toFixed(0)} %, RSS ${mb(rss)} MB, loop p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms; sims CPU ${simCpuPct.toFixed(0)} %, RSS ${simRss.toFixed(0)} MB; msgs ${sum('published')}, closes ${sum('closes')}`,
+    );
+    if (phase === 'ramp') {
+      if (online >= enrolled.length && allOnlineAfter === undefined) allOnlineAfter = (now - rampStarted) / 1000;
+      // Steady state: everyone started, and either all online or the ramp has had a fair chance.
+      if (sum('started') >= enrolled.length && (online >= enrolled.length || now - rampStarted > (N / CONNECT_RATE + 120) * 1000)) {
+        phase = 'steady';
+        steadyStarted = now;
+        loop.reset();
+      }
+      continue;
+    }
+    steady.online.push(online);
+    steady.cpu.push(cpuPct);
+    steady.rss.push(rss / 1048576);
+    steady.simCpu.push(simCpuPct);
+    steady.simRss.push(simRss);
+    if (now - steadyStarted! >= SECONDS * 1000) break;
+  }
+  searching = false;
+  await searcher;
+  const loopP99 = loop.percentile(99) / 1e6;
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const [metricsRows] = await Promise.all([db.execute(sql`select count(*)::int as n from device_metrics`)]);
+
+  console.log('\n==== fleet simulation ====');
+  console.log(`devices: ${N} (enrolled ${enrolled.length} in ${enrollSeconds.toFixed(1)} s), ${PROCS} simulator processes, connect rate ${CONNECT_RATE}/s`);
+  console.log(`intervals: heartbeat ${HEARTBEAT} s, metrics ${METRICS} s; database ${consoleApp.database.kind}`);
+  console.log(`all online (DB) after: ${allOnlineAfter === undefined ? 'never during the ramp' : `${allOnlineAfter.toFixed(0)} s`}`);
+  console.log(`steady state over ${SECONDS} s: online (DB) min ${Math.min(...steady.online)}, avg ${avg(steady.online).toFixed(0)}, max ${Math.max(...steady.online)} of ${enrolled.length}`);
+  console.log(`console: CPU avg ${avg(steady.cpu).toFixed(0)} %, max ${Math.max(...steady.cpu).toFixed(0)} % of one core; RSS avg ${avg(steady.rss).toFixed(0)} MB, max ${Math.max(...steady.rss).toFixed(0)} MB; event loop delay p99 ${loopP99.toFixed(0)} ms`);
+  console.log(`simulators: CPU avg ${avg(steady.simCpu).toFixed(0)} %, RSS ${avg(steady.simRss).toFixed(0)} MB total; messages published ${sum('published')}, connection closes ${sum('closes')}, errors ${sum('errors')}, requests answered ${sum('requests')}`);
+  console.log(`load samples stored: ${(metricsRows as unknown as { rows: { n: number }[] }).rows[0]?.n}`);
+  for (const [name, xs] of Object.entries(phases)) {
+    console.log(`search (${name}): n=${xs.length}, p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
+  }
+  if (searchErrors) console.log(`search errors: ${searchErrors}`);
+  await shutdown(0);
+} catch (err) {
+  console.error(err);
+  await shutdown(1);
+}
