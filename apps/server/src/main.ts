@@ -21,6 +21,8 @@ async function main() {
     await running.close();
     process.exit(0);
   };
+  // One failed background task must not take every device's console down with it.
+  process.on('unhandledRejection', (reason) => running.app.log.error({ err: reason }, 'unhandled rejection'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }

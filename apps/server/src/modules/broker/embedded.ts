@@ -26,17 +26,31 @@ export async function startEmbeddedBroker(o: {
     password: randomBytes(24).toString('base64url'),
   }));
   let serverId: string | undefined;
+  // The console's own account, as registered (an administrator may change it). Device logins, the
+  // many, cost one lookup; the console's own reads its registration only when the cached one fails.
+  // A changed password stops working within seconds even if nobody fails a login meanwhile.
+  let registered: { username: string | null; password: string | null } | undefined;
+  let registeredAt = 0;
+  const isConsole = async (username: string, password: string) => {
+    for (const fresh of [false, true]) {
+      if (fresh || !registered || Date.now() - registeredAt > 5000) {
+        registered = serverId ? await o.servers.account(serverId) : undefined;
+        registeredAt = Date.now();
+      }
+      const expected = registered?.username && registered.password ? { username: registered.username, password: registered.password } : account;
+      if (username === expected.username && safeEqual(password, expected.password)) return true;
+    }
+    return false;
+  };
   const broker = new EmbeddedBroker({
     host: o.host,
     port: o.port,
     log: o.log,
     accounts: {
       async authenticate(username, password) {
-        const row = serverId ? await o.servers.account(serverId) : undefined;
-        const expected = row?.username && row.password ? { username: row.username, password: row.password } : account;
-        if (username === expected.username && safeEqual(password, expected.password)) return { kind: 'console' };
         const deviceId = await o.credentials.verify(username, password);
-        return deviceId ? { kind: 'device', deviceId } : undefined;
+        if (deviceId) return { kind: 'device', deviceId };
+        return (await isConsole(username, password)) ? { kind: 'console' } : undefined;
       },
     },
   });

@@ -187,14 +187,17 @@ export class MessageHub {
       }, timeoutMs);
       this.pending.set(envelope.id, { resolve, reject, timer });
     });
-    try {
-      await connection.publish(topics.request(deviceId), envelope, { qos: 1 });
-    } catch (err) {
+    // The deadline can pass while the publish itself is still waiting on a stalled broker: the
+    // caller gets whichever comes first, and neither promise is ever left without a handler.
+    answer.catch(() => {});
+    const sent = connection.publish(topics.request(deviceId), envelope, { qos: 1 }).catch((err: Error) => {
       const p = this.pending.get(envelope.id);
       if (p) clearTimeout(p.timer);
       this.pending.delete(envelope.id);
-      throw new AppError(503, ErrorCode.Unavailable, `The request could not be sent: ${(err as Error).message}`);
-    }
+      throw new AppError(503, ErrorCode.Unavailable, `The request could not be sent: ${err.message}`);
+    });
+    sent.catch(() => {});
+    await Promise.race([sent, answer]);
     return answer;
   }
 

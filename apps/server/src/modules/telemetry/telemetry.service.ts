@@ -76,14 +76,18 @@ export class TelemetryService implements DeviceTrafficHandler {
     this.flushing = (async () => {
       try {
         const { repo } = this.o;
-        const notOnline = await repo.touchOnline(beats);
+        const notOnline = await repo.touchOnline(beats).catch((err: Error) => {
+          this.o.log.warn({ err: err.message, heartbeats: beats.size }, 'heartbeats could not be written');
+          return [];
+        });
         // A heartbeat from a device the console thought offline (swept, or its will arrived late).
         for (const id of notOnline) {
-          if (await repo.setOnline(id, true, beats.get(id)!)) this.o.log.info({ deviceId: id }, 'device online');
+          await repo
+            .setOnline(id, true, beats.get(id)!)
+            .then((changed) => changed && this.o.log.info({ deviceId: id }, 'device online'))
+            .catch((err: Error) => this.o.log.warn({ deviceId: id, err: err.message }, 'online state could not be written'));
         }
-        await repo.addMetrics(samples);
-      } catch (err) {
-        this.o.log.warn({ err: (err as Error).message, heartbeats: beats.size, samples: samples.length }, 'telemetry could not be written');
+        await repo.addMetrics(samples).catch((err: Error) => this.o.log.warn({ err: err.message, samples: samples.length }, 'load samples could not be written'));
       } finally {
         this.flushing = undefined;
       }
@@ -121,13 +125,15 @@ export class TelemetryService implements DeviceTrafficHandler {
         this.maybePing(deviceId, serverId, false);
         return;
       case 'properties':
-        if (!(await repo.exists(deviceId))) return;
+        // (A device deleted meanwhile: the update touches no row.)
         await this.o.devices.updateReported(deviceId, {
           properties: message.payload.properties,
           addresses: message.payload.addresses,
           drives: message.payload.drives,
         });
-        await repo.setOnline(deviceId, true, now);
+        // Proof of life like a heartbeat, written with them.
+        this.beats.set(deviceId, now);
+        this.scheduleFlush();
         return;
       case 'metrics':
         this.samples.push({ deviceId, time: new Date(message.payload.time), systemLoad: message.payload.systemLoad, heardAt: now });

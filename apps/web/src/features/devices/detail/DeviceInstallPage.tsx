@@ -87,8 +87,12 @@ function AgentCommandCard({ deviceId, installationKey }: { deviceId: string; ins
           Run <Code>npm install</Code> once at the repository root, then the command above from the root (or any folder in it).
         </List.Item>
         <List.Item>
-          From elsewhere, replace <Code>npx {AGENT_BIN}</Code> with <Code>node &lt;checkout&gt;/apps/agent/bin/{AGENT_BIN}.mjs</Code>.
-          Optional: <Code>npm run build -w apps/agent</Code> bundles it, which the bin then prefers over the TypeScript sources.
+          From elsewhere, replace <Code>npx {AGENT_BIN}</Code> with <Code>node &lt;checkout&gt;/apps/agent/bin/{AGENT_BIN}.mjs</Code>{' '}
+          (or use <Code>npm start -w apps/agent -- run …</Code> at the root).
+        </List.Item>
+        <List.Item>
+          The bin runs the bundled agent in <Code>apps/agent/dist</Code>: <Code>npm run build</Code> at the root makes it, and the bin
+          rebuilds it by itself when it is missing or older than the sources.
         </List.Item>
       </List>
     </Card>
@@ -103,7 +107,7 @@ export function DeviceInstallPage() {
       <AgentCommandCard deviceId={device.id} installationKey={device.installationId} />
       <Card withBorder radius="md">
         <Title order={4} mb="sm">
-          Install the agent
+          Device id and installation key
         </Title>
         <Text size="sm" c="dimmed" mb="md">
           The agent enrolls this device with its id and installation key. Keep the key secret: whoever has it can enroll as this
