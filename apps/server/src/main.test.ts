@@ -54,6 +54,13 @@ describe('start and stop', () => {
     await second.started;
     const me = await fetch(`http://localhost:${port}/api/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status).toBe(200);
+    // Saved just before a hard kill: it must be there after the next start.
+    const saved = await fetch(`http://localhost:${port}/api/organization`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'COMPANY', name: 'Saved before kill', country: 'NL', address: 'Dam 1, 1012 JS Amsterdam', email: 'ops@example.com' }),
+    });
+    expect(saved.status).toBe(201);
     second.child.kill('SIGKILL');
     await second.exited;
 
@@ -65,6 +72,9 @@ describe('start and stop', () => {
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: 'fleetlink-console' }),
     });
     expect(refreshed.status).toBe(200);
+    const { access_token } = await refreshed.json();
+    const orgs = await (await fetch(`http://localhost:${port}/api/organizations`, { headers: { authorization: `Bearer ${access_token}` } })).json();
+    expect(orgs.map((o: { name: string }) => o.name)).toContain('Saved before kill');
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
   }, 90_000);
