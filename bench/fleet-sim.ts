@@ -151,6 +151,7 @@ try {
         }
         brokerUrl = body.servers!.find((s) => s.type === 'MESSAGE')!.url;
         enrolled.push({ id: d.id, username: body.mqtt.username, password: body.mqtt.password });
+        if (enrolled.length % 1000 === 0) log(`  ${enrolled.length} enrolled (${(enrolled.length / ((performance.now() - t0) / 1000)).toFixed(0)}/s)`);
       }
     }),
   );

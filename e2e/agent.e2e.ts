@@ -2,14 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/src/testing/test-console.js';
-import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { admin, user, type SeededAccount } from './support/accounts';
-import { launchBrowser, openPage, type OpenedPage } from './support/browser';
-import { signIn } from './support/login';
-import { startStack, type Stack } from './support/stack';
+import { useConsoleSuite } from './support/console-suite';
 
 /**
  * Issue 4, Playwright: an admin registers a second message server; the user creates a device, copies
@@ -25,41 +22,21 @@ const DEVICE_NAME = `Agent box ${STAMP}`;
 const root = path.resolve(import.meta.dirname, '..');
 const SCREENSHOT_DIR = path.join(root, '.tmp', 'screenshots');
 
-let stack: Stack;
-let browser: Browser;
-const opened: OpenedPage[] = [];
 let agent: ChildProcess | undefined;
 let agentOutput = '';
 let agentDataDir: string | undefined;
 
-beforeAll(async () => {
-  // Samples every 2 s instead of 60 s, so the load graph has points within the test.
-  [stack, browser] = await Promise.all([startStack({ AGENT_METRICS_SECONDS: '2' }), launchBrowser()]);
-});
+// Samples every 2 s instead of 60 s, so the load graph has points within the test.
+const suite = useConsoleSuite({ AGENT_METRICS_SECONDS: '2' });
+const { signedIn } = suite;
 
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map(({ context }) => context.close()));
-});
-
+// Registered after the suite's hooks, so it runs before the console stops.
 afterAll(async () => {
   await stopAgent();
-  await browser?.close();
-  await stack?.stop();
   if (agentDataDir) rmSync(agentDataDir, { recursive: true, force: true });
 });
 
-async function signedIn(account: SeededAccount, pathname: string): Promise<OpenedPage> {
-  const o = await openPage(browser);
-  opened.push(o);
-  await signIn(o.page, stack.url, account, pathname);
-  return o;
-}
-
-async function api(account: SeededAccount, pathname: string) {
-  const { access_token } = await passwordLogin({ consoleUrl: stack.url, email: account.email, password: account.password });
-  const res = await fetch(`${stack.url}${pathname}`, { headers: { authorization: `Bearer ${access_token}` } });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = async (account: SeededAccount, pathname: string) => suite.api(account, 'GET', pathname);
 
 /**
  * Runs the copied command. `npx` resolves the workspace bin from the repository root, as the
@@ -136,7 +113,7 @@ describe('agent: a real agent started from the Install page brings a device onli
       await page.getByLabel(/^Trust store password/).fill('changeit');
       await page.getByRole('textbox', { name: 'Blob base URL' }).fill('http://127.0.0.1:9/blobs');
       await page.getByRole('button', { name: 'Save' }).click();
-      await page.waitForURL(`${stack.url}/servers`);
+      await page.waitForURL(`${suite.stack.url}/servers`);
       await page.getByTestId('server-card').filter({ hasText: secondUrl }).waitFor();
       expect(await page.getByTestId('server-card').filter({ hasText: 'MESSAGE' }).count()).toBe(2);
       expect(pageErrors).toEqual([]);
@@ -150,7 +127,7 @@ describe('agent: a real agent started from the Install page brings a device onli
     const id = new URL(page.url()).pathname.split('/')[2]!;
 
     // 3. Copy the command with its copy button (1 s feedback) and read it back from the clipboard.
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.stack.url });
     const commandCard = page.getByTestId('install-command-card');
     expect(await page.getByTestId('install-command').innerText()).toContain('--key ••••'); // masked until shown
     await commandCard.getByRole('button', { name: 'Copy command' }).click();
@@ -160,7 +137,7 @@ describe('agent: a real agent started from the Install page brings a device onli
     await commandCard.getByRole('button', { name: 'Show command' }).click();
     expect((await page.getByTestId('install-command').innerText()).trim()).toBe(command);
     const { body: created } = await api(user, `/api/device/${id}`);
-    expect(command).toBe(`npx fleetlink-agent run --server ${stack.url} --device ${id} --key ${created.installationId}`);
+    expect(command).toBe(`npx fleetlink-agent run --server ${suite.stack.url} --device ${id} --key ${created.installationId}`);
 
     // 4. Run it: the real agent, as a child process, with its data in a temp dir.
     agentDataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-agent-e2e-'));
@@ -172,7 +149,7 @@ describe('agent: a real agent started from the Install page brings a device onli
     const online = page.getByRole('img', { name: 'Online' }).first();
     await eventually('device shown online', async () => {
       if (agent?.exitCode !== null && agent?.exitCode !== undefined) throw new Error('agent exited');
-      await page.goto(`${stack.url}/devices/${id}`);
+      await page.goto(`${suite.stack.url}/devices/${id}`);
       await page.getByTestId('device-id').waitFor();
       return (await online.count()) > 0 && new URL(page.url()).pathname === `/devices/${id}`;
     }, WAIT_MS, 2_000);
@@ -185,7 +162,7 @@ describe('agent: a real agent started from the Install page brings a device onli
     expect(device.properties.hostname).toBe(hostname());
     await card(page, 'System').getByText(hostname(), { exact: true }).waitFor();
     await card(page, 'System').getByText(device.properties['os.name'], { exact: false }).waitFor();
-    await card(page, 'Agent').getByText(`mqtt://127.0.0.1:${stack.mqttPort}`).waitFor();
+    await card(page, 'Agent').getByText(`mqtt://127.0.0.1:${suite.stack.mqttPort}`).waitFor();
     await card(page, 'Agent').getByText('Node.js', { exact: false }).waitFor();
     await card(page, 'Memory').getByText('Physical').waitFor();
     await card(page, 'Processor').getByText('Agent threads').waitFor();

@@ -1,50 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { passwordLogin } from '../apps/server/src/idp/password-login.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { admin, user, type SeededAccount } from './support/accounts';
-import { launchBrowser, openPage, type OpenedPage } from './support/browser';
-import { signIn } from './support/login';
-import { startStack, type Stack } from './support/stack';
+import { useConsoleSuite } from './support/console-suite';
 
 const TEST_TIMEOUT_MS = 120_000;
 const STAMP = Date.now().toString(36);
 const DEVICE_NAME = `Kiosk ${STAMP}`;
 const RENAMED = `Kiosk ${STAMP} renamed`;
 
-let stack: Stack;
-let browser: Browser;
-const opened: OpenedPage[] = [];
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map(({ context }) => context.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-async function signedIn(account: SeededAccount, path: string): Promise<OpenedPage> {
-  const o = await openPage(browser);
-  opened.push(o);
-  await signIn(o.page, stack.url, account, path);
-  return o;
-}
-
-async function api(account: SeededAccount, method: string, path: string, json?: unknown) {
-  const { access_token } = await passwordLogin({ consoleUrl: stack.url, email: account.email, password: account.password });
-  const res = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${access_token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const suite = useConsoleSuite();
+const { signedIn, api } = suite;
 
 const tabLabels = (page: Page) => page.getByRole('navigation', { name: 'Device sections' }).getByRole('link').allInnerTexts();
 
@@ -92,7 +57,7 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     await page.getByTestId('device-grid').getByText(DEVICE_NAME).waitFor();
 
     // The search page by tag prefix too; list mode is remembered after a reload.
-    await page.goto(`${stack.url}/devices/search?search=${encodeURIComponent(`lobby-${STAMP.slice(0, 3)}`)}`);
+    await page.goto(`${suite.stack.url}/devices/search?search=${encodeURIComponent(`lobby-${STAMP.slice(0, 3)}`)}`);
     await page.getByTestId('device-grid').getByText(DEVICE_NAME).waitFor();
     await page.locator('label', { hasText: 'List' }).click();
     await page.getByTestId('device-table').getByText(DEVICE_NAME).waitFor();
@@ -101,7 +66,7 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     expect(await page.getByTestId('device-grid').count()).toBe(0);
 
     // Recent devices on the landing page.
-    await page.goto(`${stack.url}/devices`);
+    await page.goto(`${suite.stack.url}/devices`);
     await page.getByTestId('recent-devices').getByText(DEVICE_NAME).waitFor();
     // …and in the Devices menu.
     await page.getByRole('button', { name: 'Devices' }).hover();
@@ -109,7 +74,7 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     await page.mouse.move(1000, 600);
 
     // Edit: labelled Update device; updating returns to the device list.
-    await page.goto(`${stack.url}/devices/${id}/edit`);
+    await page.goto(`${suite.stack.url}/devices/${id}/edit`);
     await page.getByRole('button', { name: 'Update device' }).waitFor();
     await page.getByLabel('Name', { exact: false }).first().fill(RENAMED);
     await page.getByLabel('Early access').check();
@@ -119,7 +84,7 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     expect(updated.body).toMatchObject({ name: RENAMED, branch: 'ACCEPTANCE', description: 'Lobby kiosk\nsecond floor', tags: [`lobby-${STAMP}`] });
 
     // Delete needs the checkbox.
-    await page.goto(`${stack.url}/devices/${id}/delete`);
+    await page.goto(`${suite.stack.url}/devices/${id}/delete`);
     await page.getByText('Are you certain about deleting this device? Please be aware that this action is permanent and cannot be undone.').waitFor();
     await page.getByRole('button', { name: 'Delete this device' }).click();
     await page.getByText('You must confirm to proceed').waitFor();
@@ -141,7 +106,7 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     await page.getByText('Device not found.').first().waitFor();
     expect(await page.getByText(`Admin only ${STAMP}`).count()).toBe(0);
 
-    await page.goto(`${stack.url}/devices/search?search=${encodeURIComponent(`Admin only ${STAMP}`)}`);
+    await page.goto(`${suite.stack.url}/devices/search?search=${encodeURIComponent(`Admin only ${STAMP}`)}`);
     await page.getByText('No devices match', { exact: false }).waitFor();
   });
 });

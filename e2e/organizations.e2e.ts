@@ -1,48 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { passwordLogin } from '../apps/server/src/idp/password-login.js';
+import { describe, expect, it } from 'vitest';
 import { admin, user, type SeededAccount } from './support/accounts';
-import { launchBrowser, openPage, type OpenedPage } from './support/browser';
-import { signIn } from './support/login';
-import { startStack, type Stack } from './support/stack';
+import { useConsoleSuite } from './support/console-suite';
 
 const TEST_TIMEOUT_MS = 90_000;
 const ORG_NAME = `Acme Robotics ${Date.now().toString(36)}`;
 
-let stack: Stack;
-let browser: Browser;
-const opened: OpenedPage[] = [];
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map(({ context }) => context.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-async function signedIn(account: SeededAccount, path: string): Promise<Page> {
-  const opened_ = await openPage(browser);
-  opened.push(opened_);
-  await signIn(opened_.page, stack.url, account, path);
-  return opened_.page;
-}
-
-async function api(account: SeededAccount, method: string, path: string, json?: unknown) {
-  const { access_token } = await passwordLogin({ consoleUrl: stack.url, email: account.email, password: account.password });
-  const res = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${access_token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const suite = useConsoleSuite();
+const signedIn = async (account: SeededAccount, path: string) => (await suite.signedIn(account, path)).page;
+const { api } = suite;
 
 describe('organizations: members share access', () => {
   let organizationId: string;
@@ -67,7 +32,7 @@ describe('organizations: members share access', () => {
     await page.getByLabel('VAT').fill('NL123456789B01');
     await page.getByRole('button', { name: 'Create organization' }).click();
 
-    await page.waitForURL(`${stack.url}/organizations`);
+    await page.waitForURL(`${suite.stack.url}/organizations`);
     const card = page.getByTestId('organization-card').filter({ hasText: ORG_NAME });
     await card.waitFor();
     expect(await card.getByRole('link', { name: 'office@acme.example' }).getAttribute('href')).toBe('mailto:office@acme.example');
@@ -77,7 +42,7 @@ describe('organizations: members share access', () => {
     await page.getByRole('button', { name: 'Delete' }).waitFor();
 
     await page.getByRole('link', { name: 'Members' }).click();
-    await page.waitForURL(`${stack.url}/organizations/${organizationId}/members`);
+    await page.waitForURL(`${suite.stack.url}/organizations/${organizationId}/members`);
     await page.getByText('No notification is sent to new members', { exact: false }).waitFor();
     await page.getByRole('textbox', { name: /^Email/ }).fill(user.email);
     await page.getByRole('button', { name: 'Add user' }).click();
@@ -95,7 +60,7 @@ describe('organizations: members share access', () => {
     const page = await signedIn(user, '/organizations');
     const card = page.getByTestId('organization-card').filter({ hasText: ORG_NAME });
     await card.getByRole('link', { name: 'More info' }).click();
-    await page.waitForURL(`${stack.url}/organizations/${organizationId}`);
+    await page.waitForURL(`${suite.stack.url}/organizations/${organizationId}`);
     await page.getByTestId('devices-count').filter({ hasText: '1' }).waitFor();
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
@@ -140,7 +105,7 @@ describe('organizations: members share access', () => {
     const userPage = await signedIn(user, '/organizations');
     await userPage.getByTestId('organization-card').first().waitFor();
     expect(await userPage.getByTestId('organization-card').filter({ hasText: ORG_NAME }).count()).toBe(0);
-    await userPage.goto(`${stack.url}/organizations/${organizationId}`);
+    await userPage.goto(`${suite.stack.url}/organizations/${organizationId}`);
     await userPage.getByText('Organization not found', { exact: true }).waitFor();
 
     const devices = await api(user, 'GET', '/api/devices');

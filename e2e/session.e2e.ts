@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { user } from './support/accounts';
-import { launchBrowser, openPage, type OpenedPage } from './support/browser';
 import { logOut, signIn, signInAtProvider } from './support/login';
-import { startStack, type Stack } from './support/stack';
+import { useConsoleSuite } from './support/console-suite';
 
 /**
  * Token lifetime in the browser: access tokens of this console live 30 s (the provider's minimum),
@@ -12,25 +10,7 @@ import { startStack, type Stack } from './support/stack';
 const ACCESS_TOKEN_TTL_SECONDS = 30;
 const TEST_TIMEOUT_MS = 90_000;
 
-let stack: Stack;
-let browser: Browser;
-const opened: OpenedPage[] = [];
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([
-    startStack({ IDP_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS) }),
-    launchBrowser(),
-  ]);
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map(({ context }) => context.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const suite = useConsoleSuite({ IDP_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS) });
 
 const isRefresh = (postData: string | null) => new URLSearchParams(postData ?? '').get('grant_type') === 'refresh_token';
 
@@ -39,7 +19,7 @@ describe('session', () => {
     'renews the access token with the refresh token before it expires',
     async () => {
       const { page } = await open();
-      await signIn(page, stack.url, user, '/privacy-policy');
+      await signIn(page, suite.stack.url, user, '/privacy-policy');
       const signedInAt = Date.now();
       const refresh = await page.waitForResponse(
         (response) => response.url().endsWith('/idp/token') && isRefresh(response.request().postData()),
@@ -52,7 +32,7 @@ describe('session', () => {
       expect(tokens.access_token).toBeTruthy();
       expect(tokens.refresh_token).toBeTruthy();
       // Still signed in, still on the same page.
-      expect(page.url()).toBe(`${stack.url}/privacy-policy`);
+      expect(page.url()).toBe(`${suite.stack.url}/privacy-policy`);
       await page.getByTestId('profile-menu').waitFor();
     },
     TEST_TIMEOUT_MS,
@@ -62,11 +42,11 @@ describe('session', () => {
     'sends the user to sign in again when renewal fails, and back to their page afterwards',
     async () => {
       const { page, context } = await open();
-      await signIn(page, stack.url, user, '/terms-service');
+      await signIn(page, suite.stack.url, user, '/terms-service');
 
       // Logging out in a second tab ends the provider session, which revokes this tab's refresh token.
       const otherTab = await context.newPage();
-      await otherTab.goto(`${stack.url}/`);
+      await otherTab.goto(`${suite.stack.url}/`);
       await otherTab.getByTestId('profile-menu').waitFor();
       await logOut(otherTab);
 
@@ -76,15 +56,11 @@ describe('session', () => {
       );
       expect(refresh.status()).toBe(400);
       await signInAtProvider(page, user);
-      await page.waitForURL(`${stack.url}/terms-service`);
+      await page.waitForURL(`${suite.stack.url}/terms-service`);
       await page.getByTestId('profile-menu').waitFor();
     },
     TEST_TIMEOUT_MS,
   );
 });
 
-async function open(): Promise<{ page: Page; context: OpenedPage['context'] }> {
-  const page = await openPage(browser);
-  opened.push(page);
-  return page;
-}
+const open = () => suite.open();

@@ -1,40 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { admin, guest, user, type SeededAccount } from './support/accounts';
-import { launchBrowser, openPage, type OpenedPage } from './support/browser';
 import { logOut, PROVIDER_LOGIN_URL, signIn, signInAtProvider } from './support/login';
-import { startStack, type Stack } from './support/stack';
+import { useConsoleSuite } from './support/console-suite';
 
 const TEST_TIMEOUT_MS = 60_000;
 
-let stack: Stack;
-let browser: Browser;
-const opened: OpenedPage[] = [];
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map(({ context }) => context.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-async function newPage(viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await openPage(browser, viewport);
-  opened.push(page);
-  return page.page;
-}
-
-async function signedIn(account: SeededAccount, path = '/'): Promise<Page> {
-  const page = await newPage();
-  await signIn(page, stack.url, account, path);
-  return page;
-}
+const suite = useConsoleSuite();
+const newPage = async (viewport?: { width: number; height: number }) => (await suite.open(viewport)).page;
+const signedIn = async (account: SeededAccount, path = '/') => (await suite.signedIn(account, path)).page;
 
 /** Hovers a top navigation menu and returns the names of its entries once it has opened. */
 async function menuEntries(page: Page, menu: string): Promise<string[]> {
@@ -96,7 +70,7 @@ describe('signing in through the provider', () => {
       });
       await page.reload();
       await page.getByTestId('profile-menu').waitFor();
-      expect(page.url()).toBe(`${stack.url}/privacy-policy`);
+      expect(page.url()).toBe(`${suite.stack.url}/privacy-policy`);
       expect(providerPages).toEqual([]);
     },
     TEST_TIMEOUT_MS,
@@ -107,7 +81,7 @@ describe('signing in through the provider', () => {
     async () => {
       const page = await signedIn(user);
       await logOut(page);
-      await page.goto(`${stack.url}/terms-service`);
+      await page.goto(`${suite.stack.url}/terms-service`);
       await page.waitForURL(PROVIDER_LOGIN_URL);
     },
     TEST_TIMEOUT_MS,
@@ -136,7 +110,7 @@ describe('navigation by role', () => {
       expect(await menuEntries(page, 'Manage')).toEqual(['Rebuild index', 'Servers', 'Bundles and Releases']);
       await page.getByRole('region', { name: 'Manage' }).waitFor();
       await page.getByRole('menuitem', { name: 'Servers' }).click();
-      await page.waitForURL(`${stack.url}/servers`);
+      await page.waitForURL(`${suite.stack.url}/servers`);
       // The ADMIN guard lets an admin through.
       await page.locator('main').getByRole('heading').first().waitFor();
       expect(await page.getByRole('heading', { name: 'Unauthorised' }).count()).toBe(0);
@@ -172,7 +146,7 @@ describe('route guard', () => {
     async (account) => {
       const page = await signedIn(account, '/servers');
       await page.getByRole('heading', { name: 'Unauthorised' }).waitFor();
-      expect(page.url()).toBe(`${stack.url}/servers`);
+      expect(page.url()).toBe(`${suite.stack.url}/servers`);
       const text = await page.getByTestId('access-denied').innerText();
       expect(text).toContain('you do not have the necessary authorization to access this content');
       const contact = page.getByTestId('access-denied').getByRole('link', { name: 'contact us' });
@@ -186,7 +160,7 @@ describe('route guard', () => {
     async () => {
       const page = await signedIn(guest, '/devices/search');
       await page.getByRole('heading', { name: 'Unauthorised' }).waitFor();
-      expect(page.url()).toBe(`${stack.url}/devices/search`);
+      expect(page.url()).toBe(`${suite.stack.url}/devices/search`);
       await page.locator('footer').getByRole('link', { name: 'Privacy policy' }).click();
       await page.getByRole('heading', { name: 'Privacy policy', level: 1 }).waitFor();
     },
@@ -197,9 +171,9 @@ describe('route guard', () => {
     'brings a signed-out deep link back to the same URL, anchor included, after login',
     async () => {
       const page = await newPage();
-      await page.goto(`${stack.url}/terms-service#governing-law`);
+      await page.goto(`${suite.stack.url}/terms-service#governing-law`);
       await signInAtProvider(page, user);
-      await page.waitForURL(`${stack.url}/terms-service#governing-law`);
+      await page.waitForURL(`${suite.stack.url}/terms-service#governing-law`);
       const section = page.locator('section#governing-law');
       await section.waitFor();
       expect(await section.innerText()).toContain('European Union');
@@ -217,7 +191,7 @@ describe('route guard', () => {
     async () => {
       const page = await signedIn(guest, '/no-such-page');
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
-      expect(page.url()).toBe(`${stack.url}/no-such-page`);
+      expect(page.url()).toBe(`${suite.stack.url}/no-such-page`);
     },
     TEST_TIMEOUT_MS,
   );
@@ -226,9 +200,9 @@ describe('route guard', () => {
     'keeps the query string of a deep link',
     async () => {
       const page = await newPage();
-      await page.goto(`${stack.url}/devices/search?tab=online&search=pump`);
+      await page.goto(`${suite.stack.url}/devices/search?tab=online&search=pump`);
       await signInAtProvider(page, user);
-      await page.waitForURL(`${stack.url}/devices/search?tab=online&search=pump`);
+      await page.waitForURL(`${suite.stack.url}/devices/search?tab=online&search=pump`);
     },
     TEST_TIMEOUT_MS,
   );
@@ -255,7 +229,7 @@ describe('legal pages', () => {
     async () => {
       const page = await signedIn(guest, '/privacy-policy');
       for (const [path, ids] of Object.entries(anchors)) {
-        await page.goto(`${stack.url}${path}`);
+        await page.goto(`${suite.stack.url}${path}`);
         const main = page.locator('main');
         await main.getByRole('heading', { level: 1 }).waitFor();
         const found = await main.locator('section[id]').evaluateAll((sections) => sections.map((s) => s.id));
@@ -279,7 +253,7 @@ describe('errors', () => {
         route.continue({ url: route.request().url().replace('/api/me', '/api/no-such-route') }),
       );
       const answer = page.waitForResponse((response) => response.url().endsWith('/api/no-such-route'));
-      await signIn(page, stack.url, user);
+      await signIn(page, suite.stack.url, user);
       const response = await answer;
       expect(response.status()).toBe(404);
       const { message } = (await response.json()) as { message: string };
@@ -308,7 +282,7 @@ describe('errors', () => {
     async () => {
       const page = await newPage();
       await page.route('**/idp/**', (route) => route.abort('connectionrefused'));
-      await page.goto(`${stack.url}/`);
+      await page.goto(`${suite.stack.url}/`);
       await page.getByRole('heading', { name: 'Fleetlink could not start' }).waitFor();
       expect(await page.getByRole('alert').innerText()).toContain('The identity provider could not be reached.');
     },
@@ -320,7 +294,7 @@ describe('errors', () => {
     async () => {
       const page = await newPage();
       await page.route('**/api/config', (route) => route.abort('connectionrefused'));
-      await page.goto(`${stack.url}/`);
+      await page.goto(`${suite.stack.url}/`);
       await page.getByRole('heading', { name: 'Fleetlink could not start' }).waitFor();
       expect(await page.getByRole('alert').innerText()).toContain('The sign-in configuration could not be loaded.');
     },

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../db/client.js';
+import { deviceMetrics, deviceOnlinePeriods } from '../../db/schema/index.js';
+import type { MessageHub } from '../broker/message-hub.js';
+import { createDevice, deviceRow } from '../broker/testing.js';
+import { DevicesRepository } from '../devices/devices.repository.js';
+import { ServersRepository } from '../servers/servers.repository.js';
+import { TelemetryRepository } from './telemetry.repository.js';
+import { TelemetryService } from './telemetry.service.js';
+
+/** Heartbeats and load samples are written in batches; the batching must not change what they mean. */
+describe('telemetry batching', () => {
+  let database: Database;
+  let dir: string;
+  let svc: TelemetryService;
+  const hub = { connection: () => undefined, ping: async () => 7 } as unknown as MessageHub;
+  const log = { info() {}, warn() {}, debug() {} };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-telemetry-'));
+    database = await openDatabase({ dataDir: dir });
+    const db = database.db;
+    svc = new TelemetryService({
+      repo: new TelemetryRepository(db),
+      devices: new DevicesRepository(db),
+      servers: new ServersRepository(db),
+      hub,
+      log,
+      heartbeatSeconds: 30,
+      pingSeconds: 300,
+      flushMs: 60_000, // flushed by hand below
+    });
+  });
+
+  afterAll(async () => {
+    await svc?.stop();
+    await database?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const periods = async (id: string) => (await database.db.select().from(deviceOnlinePeriods)).filter((p) => p.deviceId === id);
+  const samples = async (id: string) => database.db.select().from(deviceMetrics).where(eq(deviceMetrics.deviceId, id));
+  const beat = (id: string) => svc.handle('s', id, { kind: 'heartbeat', payload: { time: new Date().toISOString() } });
+  const sample = (id: string, load: number, time = new Date()) => svc.handle('s', id, { kind: 'metrics', payload: { time: time.toISOString(), systemLoad: load } });
+
+  it('writes many heartbeats and samples in one flush; a heartbeat brings an offline device online', async () => {
+    const a = await createDevice(database.db);
+    const b = await createDevice(database.db);
+    await svc.handle('s', a.id, { kind: 'state', payload: { online: true } });
+    expect((await deviceRow(database.db, a.id)).online).toBe(true);
+    const t = new Date(Date.now() - 1000);
+    await beat(a.id);
+    await beat(b.id);
+    await sample(a.id, 0.25, t);
+    await sample(b.id, 0.5, t);
+    await sample(b.id, 0.5, t); // a duplicate is dropped, not an error
+    // A sample of a device that does not exist is dropped without losing the others.
+    await sample('00000000-0000-4000-8000-000000000000', 0.9);
+    // Nothing written before the flush.
+    expect(await samples(a.id)).toHaveLength(0);
+    expect((await deviceRow(database.db, b.id)).online).toBe(false);
+    await svc.flush();
+    expect((await samples(a.id)).map((s) => s.systemLoad)).toEqual([0.25]);
+    expect((await samples(b.id)).map((s) => s.systemLoad)).toEqual([0.5]);
+    const rowB = await deviceRow(database.db, b.id);
+    expect(rowB.online).toBe(true);
+    expect(rowB.lastResponse).not.toBeNull();
+    expect(await periods(b.id)).toHaveLength(1);
+    expect(await periods(a.id)).toHaveLength(1);
+  });
+
+  it('a last will after a heartbeat that is still waiting leaves the device offline', async () => {
+    const c = await createDevice(database.db);
+    await svc.handle('s', c.id, { kind: 'state', payload: { online: true } });
+    await beat(c.id);
+    await svc.handle('s', c.id, { kind: 'state', payload: { online: false } });
+    await svc.flush();
+    expect((await deviceRow(database.db, c.id)).online).toBe(false);
+    const p = await periods(c.id);
+    expect(p).toHaveLength(1);
+    expect(p[0]!.end).not.toBeNull();
+  });
+
+  it('flushes by itself past the batch size and on stop', async () => {
+    const d = await createDevice(database.db);
+    const base = Date.now() - 3600_000;
+    for (let i = 0; i < 1000; i++) await sample(d.id, 0.1, new Date(base + i * 1000));
+    await new Promise((r) => setTimeout(r, 200));
+    await svc.flush(); // waits for the one in flight
+    expect(await samples(d.id)).toHaveLength(1000);
+    await sample(d.id, 0.2);
+    await svc.stop();
+    expect(await samples(d.id)).toHaveLength(1001);
+  });
+});
