@@ -17,7 +17,9 @@
  * Environment: FLEET_N (1000), FLEET_SECONDS (120: measured after the ramp), FLEET_HEARTBEAT_SECONDS
  * (30) and FLEET_METRICS_SECONDS (60), the console's intervals, shorten them for quick runs;
  * FLEET_CONNECT_RATE (250 new connections/s), FLEET_PROCS (simulator processes, 2),
- * FLEET_ENROLL_CONCURRENCY (16), DATABASE_URL (PostgreSQL instead of PGlite).
+ * FLEET_ENROLL_CONCURRENCY (16), DATABASE_URL (PostgreSQL instead of PGlite), or TEST_DATABASE_URL
+ * (a PostgreSQL server where a fresh database is created for the run and dropped after it, as the
+ * test console does: TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { startConsole } from '../apps/server/src/console.js';
 import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
 import { parseEnv } from '../apps/server/src/env.js';
@@ -74,7 +78,31 @@ function procSample(pid: number): { cpuMs: number; rssMb: number } {
   }
 }
 
+/** A fresh database on TEST_DATABASE_URL's server, dropped at the end. */
+async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl || process.env.DATABASE_URL) return undefined;
+  const name = `fleetlink_fleet_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
 const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-fleet-'));
+const fresh = await freshPostgres();
+const databaseUrl = process.env.DATABASE_URL ?? fresh?.url;
 const port = await freePort();
 const env = parseEnv({
   PORT: String(port),
@@ -87,7 +115,7 @@ const env = parseEnv({
   AGENT_HEARTBEAT_SECONDS: String(HEARTBEAT),
   AGENT_METRICS_SECONDS: String(METRICS),
   ENROLL_RATE_LIMIT: String(Math.max(100, N * 2)),
-  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 });
 const consoleApp = await startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
 const db = consoleApp.database.db;
@@ -100,6 +128,7 @@ async function shutdown(code: number) {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
   await consoleApp.close().catch(() => {});
+  await fresh?.drop().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(code);
 }
