@@ -23,18 +23,16 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { startConsole } from '../apps/server/src/console.js';
 import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
 import { parseEnv } from '../apps/server/src/env.js';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
+import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
 import { searchDocument } from '../apps/server/src/modules/devices/device-search.js';
 import type { FleetCounters, FleetPlan } from './fleet-agents.js';
 
@@ -48,15 +46,6 @@ const ENROLL_CONCURRENCY = Number(process.env.FLEET_ENROLL_CONCURRENCY ?? 16);
 const MEMBER = { email: 'user@fleetlink.local', password: 'user' };
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -78,27 +67,8 @@ function procSample(pid: number): { cpuMs: number; rssMb: number } {
   }
 }
 
-/** A fresh database on TEST_DATABASE_URL's server, dropped at the end. */
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl || process.env.DATABASE_URL) return undefined;
-  const name = `fleetlink_fleet_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+/** A fresh database on TEST_DATABASE_URL's server, dropped at the end (unless DATABASE_URL is given). */
+const freshPostgres = () => (process.env.DATABASE_URL ? Promise.resolve(undefined) : createTestDatabase('fleetlink_fleet'));
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-fleet-'));
 const fresh = await freshPostgres();

@@ -72,10 +72,11 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
   };
 }
 
-async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+/** A fresh database on TEST_DATABASE_URL's server (none when it is unset), dropped by `drop()`. */
+export async function createTestDatabase(prefix = 'fleetlink_test'): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return undefined;
-  const name = `fleetlink_test_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
