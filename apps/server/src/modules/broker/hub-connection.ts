@@ -44,6 +44,8 @@ export class HubConnection {
   readonly client: MqttClient;
   private readonly pending = new Map<string, { resolve: (r: DynsecResponse) => void; timer: NodeJS.Timeout }>();
   private connectedOnce = false;
+  /** Subscriptions of the current session acknowledged: until then replies could be missed. */
+  private subscribed = false;
 
   constructor(private readonly opts: HubConnectionOptions) {
     const { serverId, url, log } = opts;
@@ -60,13 +62,15 @@ export class HubConnection {
       resubscribe: false,
     });
     this.client.on('connect', () => {
+      this.subscribed = false;
       log.info({ serverId, url, reconnect: this.connectedOnce }, 'message hub connected');
       this.connectedOnce = true;
       const filters = hubSubscriptions(opts.consoleId);
       if (opts.dynsec) filters.push(`${DYNSEC_TOPIC}/response`);
       this.client.subscribe(filters, { qos: 1 }, (err) => {
-        if (err) log.warn({ serverId, err: err.message }, 'message hub could not subscribe');
-        else opts.onConnect?.(serverId);
+        if (err) return log.warn({ serverId, err: err.message }, 'message hub could not subscribe');
+        this.subscribed = true;
+        opts.onConnect?.(serverId);
       });
     });
     this.client.on('offline', () => log.info({ serverId, url }, 'message hub disconnected, retrying'));
@@ -81,8 +85,9 @@ export class HubConnection {
     return this.opts.serverId;
   }
 
+  /** Connected and subscribed: requests sent now get their replies (dynamic security, devices). */
   get connected(): boolean {
-    return this.client.connected;
+    return this.client.connected && this.subscribed;
   }
 
   publish(topic: string, payload: unknown, opts: { qos?: 0 | 1; retain?: boolean } = {}): Promise<void> {
