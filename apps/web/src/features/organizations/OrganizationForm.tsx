@@ -5,10 +5,11 @@ import {
   type OrganizationDetail,
   type OrganizationFormInput,
 } from '@fleetlink/contract';
-import { Button, Group, Radio, Select, Stack, TextInput } from '@mantine/core';
+import { Group, Radio, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { organizationTypeLabel } from './OrganizationTypeIcon';
 import { zodValidate } from './zod-validate';
+import { FormActions } from '../../app/forms/FormActions';
 
 interface FormValues {
   type: 'PERSONAL' | 'COMPANY';
@@ -108,14 +109,7 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
             {...form.getInputProps('vat')}
           />
         ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FormActions justify="flex-end" onCancel={onCancel} saving={saving} submitLabel={submitLabel} />
       </Stack>
     </form>
   );

@@ -16,6 +16,7 @@ import type { ReactNode } from 'react';
 import { zodValidate } from '../organizations/zod-validate';
 import { useAllOrganizations } from './server-api';
 import { downloadBase64, fileToBase64 } from './trust-store';
+import { FormActions } from '../../app/forms/FormActions';
 
 export interface ServerFormValues {
   type: ServerType;
@@ -177,14 +178,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
         <Textarea label={serverLabels.notes} autosize minRows={2} {...form.getInputProps('notes')} />
         <Group justify="space-between">
           <Group>{extra}</Group>
-          <Group>
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={saving}>
-              {submitLabel}
-            </Button>
-          </Group>
+          <FormActions onCancel={onCancel} saving={saving} submitLabel={submitLabel} />
         </Group>
       </Stack>
     </form>

@@ -7,9 +7,10 @@ import {
   type DeviceForm as DeviceFormValues,
   type DeviceOrganizationOption,
 } from '@fleetlink/contract';
-import { Button, Group, Radio, Select, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Group, Radio, Select, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect } from 'react';
+import { FormActions } from '../../../app/forms/FormActions';
 
 export interface DeviceFormState {
   organization: string;
@@ -76,14 +77,7 @@ export function DeviceForm({ initial, organizations, tagSuggestions, submitLabel
           {...form.getInputProps('tags')}
           error={Object.entries(form.errors).find(([k]) => k === 'tags' || k.startsWith('tags.'))?.[1]}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FormActions justify="flex-end" onCancel={onCancel} saving={saving} submitLabel={submitLabel} />
       </Stack>
     </form>
   );
