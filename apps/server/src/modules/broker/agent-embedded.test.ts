@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import mqtt from 'mqtt';
 import { agentPropertyKeys, topics } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestConsole, type TestConsole } from '../../testing/test-console.js';
-import { createDevice, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './testing.js';
+import type { TestConsole } from '../../testing/test-console.js';
+import { createDevice, startAgentTestConsole, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './testing.js';
 
 /** Console + embedded broker + the real agent CLI as a child process. */
 describe('agent against the embedded broker', () => {
@@ -14,12 +14,7 @@ describe('agent against the embedded broker', () => {
   const dirs: string[] = [];
 
   beforeAll(async () => {
-    tc = await startTestConsole({
-      MQTT_EMBEDDED_PORT: String(await freePort()),
-      AGENT_HEARTBEAT_SECONDS: '2',
-      AGENT_METRICS_SECONDS: '1',
-      ENROLL_RATE_LIMIT: '50',
-    });
+    tc = await startAgentTestConsole({ ENROLL_RATE_LIMIT: '50' });
     admin = await tc.token('admin@fleetlink.local');
     dataDir = tempDir('fleetlink-agent-');
     dirs.push(dataDir);

@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import mqtt from 'mqtt';
 import { topics } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestConsole, type TestConsole } from '../../testing/test-console.js';
-import { createDevice, deviceRow, mosquittoBin, spawnAgent, startMosquitto, tempDir, waitFor, type AgentProcess, type MosquittoProcess } from './testing.js';
+import { freePort, type TestConsole } from '../../testing/test-console.js';
+import { createDevice, startAgentTestConsole, deviceRow, mosquittoBin, spawnAgent, startMosquitto, tempDir, waitFor, type AgentProcess, type MosquittoProcess } from './testing.js';
 
 const bin = mosquittoBin();
 
@@ -21,11 +21,7 @@ describe.skipIf(!bin)('agent against Mosquitto with dynamic security', () => {
 
   beforeAll(async () => {
     mosquitto = await startMosquitto(bin!, await freePort());
-    tc = await startTestConsole({
-      MQTT_EMBEDDED_PORT: String(await freePort()),
-      AGENT_HEARTBEAT_SECONDS: '2',
-      AGENT_METRICS_SECONDS: '1',
-    });
+    tc = await startAgentTestConsole();
     admin = await tc.token('admin@fleetlink.local');
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestConsole, type TestConsole } from '../../testing/test-console.js';
-import { createDevice, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './testing.js';
+import type { TestConsole } from '../../testing/test-console.js';
+import { createDevice, startAgentTestConsole, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './testing.js';
 
 const OUTAGE_MS = Number(process.env.AGENT_OUTAGE_SECONDS ?? 20) * 1000;
 const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -17,7 +17,7 @@ describe.skipIf(process.platform !== 'linux')('agent while the broker is away', 
   const dirs: string[] = [];
 
   beforeAll(async () => {
-    tc = await startTestConsole({ MQTT_EMBEDDED_PORT: String(await freePort()), AGENT_HEARTBEAT_SECONDS: '2', AGENT_METRICS_SECONDS: '1' });
+    tc = await startAgentTestConsole();
   });
 
   afterAll(async () => {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { devices, organizations } from '../../db/schema/index.js';
+import { freePort, startTestConsole, type TestConsole } from '../../testing/test-console.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const AGENT_BIN = path.resolve(here, '../../../../agent/bin/fleetlink-agent.mjs');
@@ -139,4 +140,9 @@ function portOpen(port: number): Promise<boolean> {
     s.once('connect', () => (s.destroy(), resolve(true)));
     s.once('error', () => resolve(false));
   });
+}
+
+/** A test console with its embedded broker on a free port and agents reporting every one or two seconds. */
+export async function startAgentTestConsole(extra: Record<string, string> = {}): Promise<TestConsole> {
+  return startTestConsole({ MQTT_EMBEDDED_PORT: String(await freePort()), AGENT_HEARTBEAT_SECONDS: '2', AGENT_METRICS_SECONDS: '1', ...extra });
 }

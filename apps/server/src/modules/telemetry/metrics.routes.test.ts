@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import { metricsResponseSchema, timelineResponseSchema } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceMetrics, deviceOnlinePeriods, organizationMembers } from '../../db/schema/index.js';
-import { freePort, startTestConsole, type TestConsole } from '../../testing/test-console.js';
-import { createDevice, spawnAgent, tempDir, waitFor, type AgentProcess } from '../broker/testing.js';
+import type { TestConsole } from '../../testing/test-console.js';
+import { createDevice, startAgentTestConsole, spawnAgent, tempDir, waitFor, type AgentProcess } from '../broker/testing.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -20,12 +20,7 @@ describe('device metrics and timeline API', () => {
   const dirs: string[] = [];
 
   beforeAll(async () => {
-    tc = await startTestConsole({
-      MQTT_EMBEDDED_PORT: String(await freePort()),
-      AGENT_HEARTBEAT_SECONDS: '2',
-      AGENT_METRICS_SECONDS: '1',
-      ENROLL_RATE_LIMIT: '50',
-    });
+    tc = await startAgentTestConsole({ ENROLL_RATE_LIMIT: '50' });
     [member, outsider] = await Promise.all([tc.token('user@fleetlink.local'), tc.token('admin@fleetlink.local')]);
   });
 
