@@ -57,7 +57,9 @@ describe.skipIf(!bin)('agent against Mosquitto with dynamic security', () => {
     const dev = await createDevice(tc.database.db);
     const dataDir = tempDir('fleetlink-agent-');
     dirs.push(dataDir);
-    // The embedded server is the less loaded one? Both are empty: the older one (embedded) wins.
+    // The embedded server is the less loaded one? Both are empty: the older one (embedded) wins,
+    // once the hub is back on it after the registration (an unreachable server is passed over).
+    await waitFor(() => tc.messaging!.hub.isConnected(tc.messaging!.embeddedServerId!), 10_000, 'hub reconnected to the embedded broker');
     const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir });
     agents.push(agent);
     await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 10_000, 'online on the embedded broker');

@@ -79,21 +79,20 @@ export class ServersRepository {
   }
 
   /**
-   * The least-loaded server of a type that takes new devices (SPEC §5 assignment): the
-   * organization's private servers when it has any online, otherwise the shared ones.
+   * The servers of a type that take new devices, least loaded first (SPEC §5 assignment): the
+   * organization's private servers when it has any online, otherwise the shared ones. All of them,
+   * not just the first: whether a server can be reached right now is the hub's knowledge, not SQL's.
    */
-  async leastLoaded(type: ServerType, organizationId: string): Promise<ServerRow | undefined> {
+  async accepting(type: ServerType, organizationId: string): Promise<ServerRow[]> {
     const accepting: ServerStatus = 'ONLINE';
-    const pick = async (owner: ReturnType<typeof eq> | ReturnType<typeof isNull>) => {
-      const [row] = await this.db
+    const pick = (owner: ReturnType<typeof eq> | ReturnType<typeof isNull>) =>
+      this.db
         .select(getTableColumns(servers))
         .from(servers)
         .where(and(eq(servers.type, type), eq(servers.status, accepting), owner))
-        .orderBy(sql`${devicesCount}::float / greatest(${servers.maxCapacity}, 1)`, asc(servers.createdAt))
-        .limit(1);
-      return row;
-    };
-    return (await pick(eq(servers.organizationId, organizationId))) ?? (await pick(isNull(servers.organizationId)));
+        .orderBy(sql`${devicesCount}::float / greatest(${servers.maxCapacity}, 1)`, asc(servers.createdAt));
+    const own = await pick(eq(servers.organizationId, organizationId));
+    return own.length > 0 ? own : pick(isNull(servers.organizationId));
   }
 
   async assign(deviceId: string, serverId: string): Promise<void> {
