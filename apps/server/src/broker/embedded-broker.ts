@@ -44,6 +44,11 @@ export class EmbeddedBroker {
   async start(): Promise<void> {
     const { accounts, log } = this.opts;
     const aedes = await Aedes.createBroker({
+      // No in-flight limit in Aedes' message emitter. Over the limit (default 100) it queues in an
+      // unbounded array anyway, so the limit bounds no memory, and draining that queue recurses once
+      // per queued message: with 10,000 agents dropping at once (their last wills), the console
+      // died of a stack overflow (mcollina/mqemitter#204). Without a limit there is no queue.
+      concurrency: 0,
       authenticate: (client, username, password, done) => {
         accounts
           .authenticate(username ?? '', password?.toString('utf8') ?? '')
