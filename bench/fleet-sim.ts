@@ -33,7 +33,6 @@ import { devices, organizationMembers, organizations, servers } from '../apps/se
 import { parseEnv } from '../apps/server/src/env.js';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
-import { searchDocument } from '../apps/server/src/modules/devices/device-search.js';
 import type { FleetCounters, FleetPlan } from './fleet-agents.js';
 
 const N = Number(process.env.FLEET_N ?? 1000);
@@ -123,7 +122,6 @@ try {
     select ${orgId}::uuid, 'sim-' || i, 'Simulated agent ' || i || ' in ' || (array['Amsterdam','Berlin','Paris','Madrid','Rome'])[1 + i % 5],
       array['rack-' || (i % 50), case when i % 3 = 0 then 'kiosk' else 'sensor' end], md5(random()::text || i)
     from generate_series(1, ${N}) i`);
-  await db.update(devices).set({ search: searchDocument }).where(eq(devices.organizationId, orgId));
   await db.update(servers).set({ maxCapacity: Math.max(100, N) }).where(eq(servers.id, consoleApp.messaging!.embeddedServerId!));
   const rows = await db.select({ id: devices.id, key: devices.installationKey }).from(devices).where(eq(devices.organizationId, orgId));
   log(`${rows.length} devices written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

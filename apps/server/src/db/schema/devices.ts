@@ -34,17 +34,39 @@ export const devices = pgTable(
     drives: jsonb('drives').$type<unknown[]>().notNull().default([]),
     lastResponse: timestamp('last_response', { withTimezone: true }),
     latency: integer('latency'),
-    /** Full-text document maintained by the device repository and rebuilt by the reindex call. */
-    search: tsvector('search'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // Pages in name order come straight off this index per organization (see DevicesRepository.search).
     index('devices_org_name_idx').on(t.organizationId, t.name, t.id),
-    // The per-tab counts of an unfiltered list are an index-only scan.
-    index('devices_org_online_idx').on(t.organizationId, t.online),
-    index('devices_search_idx').using('gin', t.search),
     index('devices_tags_idx').using('gin', t.tags),
+  ],
+);
+
+/**
+ * What device search reads: per device its organization, name, online state and full-text
+ * document, and nothing else. Search counts visit every matching row, so these rows are kept narrow
+ * (a device row carries the agent's properties, drives and addresses: about 1 KB) and out of the
+ * heartbeat path (a heartbeat rewrites the device row, and with it every index on it). Triggers on
+ * `devices` keep it current (migration 0003: `device_search_document` is the one definition of the
+ * document), so no writer can forget it.
+ */
+export const deviceSearch = pgTable(
+  'device_search',
+  {
+    deviceId: uuid('device_id')
+      .primaryKey()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    name: text('name').notNull(),
+    online: boolean('online').notNull(),
+    document: tsvector('document').notNull(),
+  },
+  (t) => [
+    // Pages in name order come straight off this index per organization (see DevicesRepository.search).
+    index('device_search_org_name_idx').on(t.organizationId, t.name, t.deviceId),
+    // The per-tab counts of an unfiltered list are an index-only scan.
+    index('device_search_org_online_idx').on(t.organizationId, t.online),
+    index('device_search_document_idx').using('gin', t.document),
   ],
 );

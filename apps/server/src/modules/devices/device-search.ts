@@ -1,20 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { devices } from '../../db/schema/index.js';
-
-/**
- * The full-text document of a device, computed in SQL from its own columns so every writer (the
- * form, the agent's reports, the reindex call) produces the same document: name, description,
- * tags, id, hostname, IP addresses and OS name, with the 'simple' configuration (no stemming: names
- * and hostnames are not English prose).
- */
-export const searchDocument: SQL = sql`to_tsvector('simple',
-  coalesce(${devices.name}, '') || ' ' ||
-  coalesce(${devices.description}, '') || ' ' ||
-  array_to_string(${devices.tags}, ' ') || ' ' ||
-  ${devices.id}::text || ' ' ||
-  coalesce(${devices.properties} ->> 'hostname', '') || ' ' ||
-  coalesce(${devices.properties} ->> 'os.name', '') || ' ' ||
-  coalesce((select string_agg(a ->> 'ip', ' ') from jsonb_array_elements(${devices.addresses}) a), ''))`;
+// The document itself is SQL (migration 0003, `device_search_document`), kept by triggers.
 
 /**
  * Turns what a person typed into a prefix tsquery (`'term':* & 'other':*`). Characters with a

@@ -1,13 +1,13 @@
 import type { DeviceBranch, DeviceTotals } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { deviceServers, devices, organizationDomains, organizationMembers, organizations, servers } from '../../db/schema/index.js';
-import { idPrefixRange, searchDocument, toPrefixQuery } from './device-search.js';
+import { deviceSearch, deviceServers, devices, organizationDomains, organizationMembers, organizations, servers } from '../../db/schema/index.js';
+import { idPrefixRange, toPrefixQuery } from './device-search.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
 
 export interface DeviceWithOrganization {
-  device: Omit<DeviceRow, 'search'>;
+  device: DeviceRow;
   organization: { id: string; type: 'PERSONAL' | 'COMPANY'; name: string; domains: string[] };
   /** The servers it is assigned to (message, proxy), as urls only: credentials never leave the servers module. */
   servers: { url: string }[];
@@ -29,8 +29,7 @@ export interface DeviceSearch {
   offset: number;
 }
 
-// The search document is an index, not part of any answer.
-const { search: _search, ...deviceColumns } = getTableColumns(devices);
+const deviceColumns = getTableColumns(devices);
 
 /** The organization part of a device answer, domains included (custom domains that are active). */
 const organizationColumns = {
@@ -58,12 +57,12 @@ const FEW_MATCHES = 5000;
 function matchCondition(search: string | undefined): SQL | undefined {
   const tsquery = toPrefixQuery(search);
   if (!tsquery) return undefined;
-  const text = sql`${devices.search} @@ to_tsquery('simple', ${tsquery})`;
+  const text = sql`${deviceSearch.document} @@ to_tsquery('simple', ${tsquery})`;
   const range = idPrefixRange(search);
-  return range ? sql`(${text} or ${devices.id} between ${range.from}::uuid and ${range.to}::uuid)` : text;
+  return range ? sql`(${text} or ${deviceSearch.deviceId} between ${range.from}::uuid and ${range.to}::uuid)` : text;
 }
 
-/** The SQL of devices: writes keep the full-text document current; reads are scoped by membership. */
+/** The SQL of devices: reads are scoped by membership (the search rows follow writes by trigger). */
 export class DevicesRepository {
   constructor(private readonly db: Db) {}
 
@@ -76,32 +75,20 @@ export class DevicesRepository {
   }
 
   async insert(values: DeviceWrite & { installationKey: string }): Promise<string> {
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx.insert(devices).values(values).returning({ id: devices.id });
-      await tx.update(devices).set({ search: searchDocument }).where(eq(devices.id, row!.id));
-      return row!.id;
-    });
+    const [row] = await this.db.insert(devices).values(values).returning({ id: devices.id });
+    return row!.id;
   }
 
   async update(id: string, values: DeviceWrite): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.update(devices).set({ ...values, updatedAt: new Date() }).where(eq(devices.id, id));
-      await tx.update(devices).set({ search: searchDocument }).where(eq(devices.id, id));
-    });
+    await this.db.update(devices).set({ ...values, updatedAt: new Date() }).where(eq(devices.id, id));
   }
 
-  /**
-   * What an agent reports (properties, addresses, drives, status). Lives here so the search
-   * document follows every write; the agent capability calls it.
-   */
+  /** What an agent reports (properties, addresses, drives, status). */
   async updateReported(
     id: string,
     values: Partial<Pick<DeviceRow, 'properties' | 'addresses' | 'drives' | 'online' | 'lastResponse' | 'latency'>>,
   ): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.update(devices).set({ ...values, updatedAt: new Date() }).where(eq(devices.id, id));
-      await tx.update(devices).set({ search: searchDocument }).where(eq(devices.id, id));
-    });
+    await this.db.update(devices).set({ ...values, updatedAt: new Date() }).where(eq(devices.id, id));
   }
 
   async delete(id: string): Promise<void> {
@@ -132,16 +119,16 @@ export class DevicesRepository {
     const [totals = none] = await this.db
       .select({
         ALL: sql<number>`count(*)::int`,
-        ONLINE: sql<number>`(count(*) filter (where ${devices.online}))::int`,
-        OFFLINE: sql<number>`(count(*) filter (where not ${devices.online}))::int`,
+        ONLINE: sql<number>`(count(*) filter (where ${deviceSearch.online}))::int`,
+        OFFLINE: sql<number>`(count(*) filter (where not ${deviceSearch.online}))::int`,
       })
-      .from(devices)
-      .where(and(inArray(devices.organizationId, organizationIds), match));
+      .from(deviceSearch)
+      .where(and(inArray(deviceSearch.organizationId, organizationIds), match));
     const matching = q.status === 'online' ? totals.ONLINE : q.status === 'offline' ? totals.OFFLINE : totals.ALL;
     if (q.offset >= matching) return { rows: [], totals };
 
     const status =
-      q.status === 'online' ? sql`and ${devices.online}` : q.status === 'offline' ? sql`and not ${devices.online}` : sql``;
+      q.status === 'online' ? sql`and ${deviceSearch.online}` : q.status === 'offline' ? sql`and not ${deviceSearch.online}` : sql``;
     const where = sql`${match ? sql`and ${match}` : sql``} ${status}`;
     // Many matches: the text condition is a filter on the name-ordered walk, never an index scan.
     // The planner underestimates prefix queries (two terms: ~40 rows for 16,000) and would otherwise
@@ -151,15 +138,15 @@ export class DevicesRepository {
       matching <= FEW_MATCHES
         ? await this.db.execute<{ id: string }>(sql`
             with matched as materialized (
-              select ${devices.id} as id, ${devices.name} as name from ${devices}
-              where ${inArray(devices.organizationId, organizationIds)} ${where})
+              select ${deviceSearch.deviceId} as id, ${deviceSearch.name} as name from ${deviceSearch}
+              where ${inArray(deviceSearch.organizationId, organizationIds)} ${where})
             select id from matched order by name, id limit ${q.limit} offset ${q.offset}`)
         : await this.db.execute<{ id: string }>(sql`
             select x.id from (values ${sql.join(organizationIds.map((id) => sql`(${id}::uuid)`), sql`, `)}) as m(org)
             cross join lateral (
-              select ${devices.id} as id, ${devices.name} as name from ${devices}
-              where ${devices.organizationId} = m.org ${walkWhere}
-              order by ${devices.name}, ${devices.id}
+              select ${deviceSearch.deviceId} as id, ${deviceSearch.name} as name from ${deviceSearch}
+              where ${deviceSearch.organizationId} = m.org ${walkWhere}
+              order by ${deviceSearch.name}, ${deviceSearch.deviceId}
               limit ${q.offset + q.limit}
             ) x
             order by x.name, x.id
@@ -198,11 +185,19 @@ export class DevicesRepository {
       .orderBy(sql`${organizations.type} = 'COMPANY'`, asc(organizations.name));
   }
 
-  /** Rebuilds the search document of every device; answers how many were indexed. */
+  /**
+   * Rebuilds the search row of every device from the device itself (what the triggers maintain,
+   * recomputed: after a change to the document's definition, or to repair); answers how many.
+   */
   async reindexAll(): Promise<number> {
-    const result = await this.db.execute<{ indexed: number }>(
-      sql`with u as (update ${devices} set search = ${searchDocument} returning 1) select count(*)::int as indexed from u`,
-    );
+    const result = await this.db.execute<{ indexed: number }>(sql`
+      with u as (
+        insert into ${deviceSearch} (device_id, organization_id, name, online, document)
+        select d.id, d.organization_id, d.name, d.online, device_search_document(d) from ${devices} d
+        on conflict (device_id) do update set organization_id = excluded.organization_id, name = excluded.name,
+          online = excluded.online, document = excluded.document
+        returning 1)
+      select count(*)::int as indexed from u`);
     return Number(result.rows[0]?.indexed ?? 0);
   }
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceServers, devices, organizationMembers, servers } from '../../db/schema/index.js';
+import { deviceSearch, deviceServers, devices, organizationMembers, servers } from '../../db/schema/index.js';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
 import { DevicesRepository } from './devices.repository.js';
 
@@ -327,9 +327,27 @@ describe('search, tags and reindex', () => {
     expect(new Set(tags).size).toBe(tags.length);
   });
 
+  it('follows every write to a device: rename, status, agent report and delete; a heartbeat leaves it alone', async () => {
+    const repo = new DevicesRepository(c.database.db);
+    const id = (await create(ADMIN, { organization: adminOrg, name: 'follow-me', tags: [] })).body.id;
+    expect(names(await search('search=follow'))).toEqual(['follow-me']);
+    await repo.update(id, { organizationId: adminOrg, name: 'renamed-twice', description: null, branch: 'PRODUCTION', tags: ['moved'] });
+    expect(names(await search('search=follow'))).toEqual([]);
+    expect(names(await search('search=moved'))).toEqual(['renamed-twice']);
+    await repo.updateReported(id, { online: true, properties: { hostname: 'follow-host' } });
+    expect(await search('search=follow-host')).toMatchObject({ totals: { ALL: 1, ONLINE: 1, OFFLINE: 0 } });
+    const version = async () =>
+      (await c.database.db.execute<{ v: string }>(sql`select xmin::text as v from device_search where device_id = ${id}`)).rows[0]?.v;
+    const before = await version();
+    await repo.updateReported(id, { lastResponse: new Date(), latency: 7 });
+    expect(await version()).toBe(before);
+    expect((await api(`/api/device/${id}`, ADMIN, { method: 'DELETE' })).status).toBe(204);
+    expect(await search('search=moved')).toMatchObject({ devices: [], totals: { ALL: 0 } });
+  });
+
   it('rebuilds the index for realm ADMIN only', async () => {
     expect((await api('/api/devices-search-reindex', USER)).status).toBe(403);
-    await c.database.db.update(devices).set({ search: sql`null` });
+    await c.database.db.delete(deviceSearch);
     expect((await search('search=kiosk')).totals.ALL).toBe(0);
     const res = await json(await api('/api/devices-search-reindex', ADMIN));
     expect(res.status).toBe(200);
