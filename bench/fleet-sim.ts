@@ -8,8 +8,9 @@
  * publish state and properties once and heartbeats and load samples at the enrolled intervals.
  * Meanwhile a member searches devices (GET /api/devices?search=…, real token). Reported: devices
  * online by the console's own view (devices.online), the console process's CPU and RSS, its event
- * loop delay, search latency p50/p95, and the simulators' own cost. Everything is on 127.0.0.1;
- * the run stops by itself.
+ * loop delay, search latency p50/p95, and the simulators' own cost. At the end every simulator is
+ * killed at once (every last will fires together): reported is how long until the console sees the
+ * whole fleet offline, and that it is still up. Everything is on 127.0.0.1; the run stops by itself.
  *
  *   FLEET_N=1000 FLEET_SECONDS=120 npx tsx bench/fleet-sim.ts
  *   FLEET_N=10000 FLEET_SECONDS=300 npx tsx bench/fleet-sim.ts
@@ -206,8 +207,16 @@ try {
     }
   })();
 
-  const onlineCount = async () =>
-    (await db.select({ n: count() }).from(devices).where(and(eq(devices.organizationId, orgId), eq(devices.online, true))))[0]!.n;
+  // The console's own view; when its database pool is saturated (an overloaded ramp) the last answer stands.
+  let lastOnline = 0;
+  const onlineCount = async () => {
+    try {
+      lastOnline = (await db.select({ n: count() }).from(devices).where(and(eq(devices.organizationId, orgId), eq(devices.online, true))))[0]!.n;
+    } catch (err) {
+      log(`online count failed: ${(err as Error).message}`);
+    }
+    return lastOnline;
+  };
   const steady = { online: [] as number[], cpu: [] as number[], rss: [] as number[], simCpu: [] as number[], simRss: [] as number[] };
   let lastCpu = process.cpuUsage();
   let lastAt = performance.now();
@@ -251,6 +260,22 @@ try {
   searching = false;
   await searcher;
   const loopP99 = loop.percentile(99) / 1e6;
+
+  // ---- The whole fleet drops at once (simulators killed: no DISCONNECT, so every last will fires
+  // together, as when a site loses power). The console must stay up and see every device offline.
+  const dropped = performance.now();
+  for (const c of children) c.kill('SIGKILL');
+  let offlineAfter: number | undefined;
+  let stillOnline = await onlineCount();
+  while (performance.now() - dropped < (HEARTBEAT * 3 + 60) * 1000) {
+    await sleep(1000);
+    stillOnline = await onlineCount();
+    if (stillOnline === 0) {
+      offlineAfter = (performance.now() - dropped) / 1000;
+      break;
+    }
+  }
+  const health = await fetch(`${consoleApp.url}/api/health`).then((r) => r.status).catch((e: Error) => e.message);
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const [metricsRows] = await Promise.all([db.execute(sql`select count(*)::int as n from device_metrics`)]);
 
@@ -266,6 +291,7 @@ try {
     console.log(`search (${name}): n=${xs.length}, p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
   }
   if (searchErrors) console.log(`search errors: ${searchErrors}`);
+  console.log(`fleet dropped at once: ${offlineAfter === undefined ? `${stillOnline} still online after ${HEARTBEAT * 3 + 60} s` : `all offline (DB) after ${offlineAfter.toFixed(0)} s`}; console /api/health then: ${health}`);
   await shutdown(0);
 } catch (err) {
   console.error(err);

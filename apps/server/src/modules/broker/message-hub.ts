@@ -17,6 +17,7 @@ import {
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
+import { DeviceWorkQueue } from './device-work-queue.js';
 import { HubConnection, type HubLog } from './hub-connection.js';
 import { ensureConsoleRole, provisionDevice, removeDevice } from './dynsec.js';
 
@@ -39,6 +40,8 @@ const schemas: Record<DeviceMessage['kind'], z.ZodType> = {
 };
 
 const MAX_PAYLOAD_BYTES = 256 * 1024;
+/** Device messages handled at once: below the database pool's 10 connections, so API requests still get one. */
+const HANDLER_CONCURRENCY = 6;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /**
@@ -52,6 +55,7 @@ export class MessageHub {
   private connections = new Map<string, HubConnection>();
   private readonly pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
   handler?: DeviceTrafficHandler;
+  private readonly work = new DeviceWorkQueue(HANDLER_CONCURRENCY);
 
   constructor(
     private readonly deps: {
@@ -134,7 +138,9 @@ export class MessageHub {
       return;
     }
     const message = { kind: parsed.kind, payload: result.data } as DeviceMessage;
-    this.handler?.handle(serverId, parsed.deviceId, message).catch((err: Error) => {
+    const handler = this.handler;
+    if (!handler) return;
+    this.work.run(parsed.deviceId, () => handler.handle(serverId, parsed.deviceId, message)).catch((err: Error) => {
       this.deps.log.warn({ serverId, topic, err: err.message }, 'device message could not be handled');
     });
   }

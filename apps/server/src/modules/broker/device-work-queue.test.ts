@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { DeviceWorkQueue } from './device-work-queue.js';
+
+const tick = () => new Promise((r) => setTimeout(r, 1));
+
+describe('DeviceWorkQueue', () => {
+  it('runs at most `concurrency` jobs at once, and every job', async () => {
+    const queue = new DeviceWorkQueue(3);
+    let running = 0;
+    let peak = 0;
+    const done = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        queue.run(`device-${i}`, async () => {
+          peak = Math.max(peak, ++running);
+          await tick();
+          running--;
+          return i;
+        }),
+      ),
+    );
+    expect(peak).toBe(3);
+    expect(done).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(queue.waiting).toBe(0);
+  });
+
+  it('keeps one device’s jobs in arrival order, never two at once, while others go ahead', async () => {
+    const queue = new DeviceWorkQueue(4);
+    const seen: string[] = [];
+    let aRunning = false;
+    const jobs: Promise<void>[] = [];
+    for (let i = 0; i < 5; i++) {
+      jobs.push(
+        queue.run('a', async () => {
+          expect(aRunning).toBe(false);
+          aRunning = true;
+          await tick();
+          seen.push(`a${i}`);
+          aRunning = false;
+        }),
+      );
+      jobs.push(queue.run(`b${i}`, async () => void seen.push(`b${i}`)));
+    }
+    await Promise.all(jobs);
+    expect(seen.filter((s) => s.startsWith('a'))).toEqual(['a0', 'a1', 'a2', 'a3', 'a4']);
+    // The other devices did not wait for all of a's jobs.
+    expect(seen.indexOf('b4')).toBeLessThan(seen.indexOf('a4'));
+  });
+
+  it('passes a failure to its caller and goes on with the next job', async () => {
+    const queue = new DeviceWorkQueue(1);
+    const failed = queue.run('a', async () => {
+      throw new Error('database away');
+    });
+    const thrownSync = queue.run('a', () => {
+      throw new Error('not even a promise');
+    });
+    const next = queue.run('a', async () => 'fine');
+    await expect(failed).rejects.toThrow('database away');
+    await expect(thrownSync).rejects.toThrow('not even a promise');
+    await expect(next).resolves.toBe('fine');
+  });
+
+  it('drains a burst of 20,000 devices without growing the stack', async () => {
+    const queue = new DeviceWorkQueue(6);
+    let n = 0;
+    await Promise.all(Array.from({ length: 20_000 }, (_, i) => queue.run(`d${i}`, async () => void n++)));
+    expect(n).toBe(20_000);
+  });
+});

@@ -1,0 +1,59 @@
+type Job = () => Promise<void>;
+
+/**
+ * Runs the console's work on device messages with two guarantees: one device's messages are
+ * handled in the order they arrived, and no more than `concurrency` are handled at once. A fleet
+ * that drops at once sends every last will together (10,000 state messages in a second); handled
+ * all at once they queued for the database pool until its acquire timeout failed thousands of
+ * them, and those devices stayed online until the silence sweep. Queued here they wait their turn.
+ */
+export class DeviceWorkQueue {
+  /** Per device, its jobs not yet started. A device is in here while it has work waiting or running. */
+  private readonly jobs = new Map<string, Job[]>();
+  /** Devices with a job waiting and none running, in arrival order (from `head`). */
+  private ready: string[] = [];
+  private head = 0;
+  private active = 0;
+
+  constructor(private readonly concurrency: number) {}
+
+  /** Jobs waiting to start, for logs and tests. */
+  get waiting(): number {
+    let n = 0;
+    for (const q of this.jobs.values()) n += q.length;
+    return n;
+  }
+
+  run<T>(deviceId: string, task: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = () => Promise.resolve().then(task).then(resolve, reject);
+      const queue = this.jobs.get(deviceId);
+      if (queue) queue.push(job);
+      else {
+        this.jobs.set(deviceId, [job]);
+        this.ready.push(deviceId);
+      }
+      this.pump();
+    });
+  }
+
+  private pump() {
+    while (this.active < this.concurrency && this.head < this.ready.length) {
+      const deviceId = this.ready[this.head++]!;
+      const queue = this.jobs.get(deviceId)!;
+      const job = queue.shift()!;
+      this.active++;
+      void job().finally(() => {
+        this.active--;
+        if (queue.length) this.ready.push(deviceId);
+        else this.jobs.delete(deviceId);
+        this.pump();
+      });
+    }
+    // Drop the consumed part of `ready` now and then, so a long burst does not keep it all.
+    if (this.head > 1024 && this.head * 2 > this.ready.length) {
+      this.ready = this.ready.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
