@@ -92,11 +92,15 @@ const db = consoleApp.database.db;
 const children: ChildProcess[] = [];
 let stopping = false;
 
+// A simulator killed by a signal has a signalCode and no exitCode.
+const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
+
 async function shutdown(code: number) {
-  if (stopping) return;
+  // A second call (a signal, the time limit) while a shutdown hangs: leave now.
+  if (stopping) process.exit(code);
   stopping = true;
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
+  for (const c of children) if (running(c)) c.kill('SIGTERM');
+  await Promise.all(children.filter(running).map((c) => new Promise((r) => c.once('exit', r))));
   await consoleApp.close().catch(() => {});
   await fresh?.drop().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
   rmSync(dataDir, { recursive: true, force: true });
