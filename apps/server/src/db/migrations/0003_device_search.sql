@@ -42,6 +42,9 @@ CREATE TRIGGER "devices_search_insert" AFTER INSERT ON "devices"
   FOR EACH ROW EXECUTE FUNCTION device_search_sync();
 --> statement-breakpoint
 -- Only changes search can see: heartbeats, latency and load reports leave the search row alone.
+-- The columns compared are the row's own and those device_search_document reads: a change to the
+-- document's definition changes this list too. (Comparing the two documents instead would put
+-- two to_tsvector calls on every heartbeat's update.)
 CREATE TRIGGER "devices_search_update" AFTER UPDATE ON "devices" FOR EACH ROW
   WHEN ((OLD.organization_id, OLD.name, OLD.online, OLD.description, OLD.tags, OLD.addresses,
          OLD.properties ->> 'hostname', OLD.properties ->> 'os.name')
