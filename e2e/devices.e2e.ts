@@ -68,6 +68,16 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     // Recent devices on the landing page.
     await page.goto(`${suite.stack.url}/devices`);
     await page.getByTestId('recent-devices').getByText(DEVICE_NAME).waitFor();
+    // The cookies behind both choices: per user, _dr2 for 90 days (SameSite lax), _dlm for 7 days.
+    const cookies = await page.context().cookies();
+    const days = (c: { expires: number }) => Math.round((c.expires * 1000 - Date.now()) / 86_400_000);
+    const recent = cookies.find((c) => c.name.startsWith('_dr2_'))!;
+    expect(recent.name.length).toBeGreaterThan('_dr2_'.length);
+    expect(recent.sameSite).toBe('Lax');
+    expect(days(recent)).toBe(90);
+    const recorded = JSON.parse(Buffer.from(decodeURIComponent(recent.value), 'base64').toString('utf8'));
+    expect(recorded[0]).toMatchObject({ id, name: DEVICE_NAME, online: false, lastAccessed: expect.any(Number) });
+    expect(days(cookies.find((c) => c.name.startsWith('_dlm_'))!)).toBe(7);
     // …and in the Devices menu.
     await page.getByRole('button', { name: 'Devices' }).hover();
     await page.getByRole('menuitem', { name: DEVICE_NAME }).waitFor();
@@ -92,6 +102,19 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     await page.getByRole('button', { name: 'Delete this device' }).click();
     await page.waitForURL((url) => url.pathname === '/devices/search');
     expect((await api(user, 'GET', `/api/device/${id}`)).status).toBe(404);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('rebuilds the search index from the /operator page as admin@', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const orgs = await api(admin, 'GET', '/api/device-organizations');
+    const personal = orgs.body.find((o: { type: string }) => o.type === 'PERSONAL');
+    expect((await api(admin, 'POST', '/api/device', { organization: personal.id, name: `Indexed ${STAMP}`, branch: 'PRODUCTION' })).status).toBe(201);
+    const { page, pageErrors } = await signedIn(admin, '/operator');
+    await page.getByRole('button', { name: 'Reindex devices index' }).click();
+    const status = await page.getByRole('status').filter({ hasText: /indexed\.$/ }).innerText();
+    const indexed = Number(/^(\d+)/.exec(status)?.[1]);
+    expect(indexed).toBeGreaterThan(0);
+    expect(await page.getByRole('button', { name: 'Create invoices' }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { userCookieName } from './cookies';
 import { forget, parseRecent, recordAccess, serializeRecent, type RecentDevice } from './recent-devices';
 
 const dev = (id: string, t: number, name = `d${id}`): RecentDevice => ({ id, name, online: false, lastAccessed: t });
@@ -27,5 +28,12 @@ describe('recent devices', () => {
     expect(parseRecent('%%%')).toEqual([]);
     expect(parseRecent(btoa('{"not":"a list"}'))).toEqual([]);
     expect(parseRecent(btoa(JSON.stringify([dev('a', 1), { id: 3 }])))).toEqual([dev('a', 1)]);
+  });
+
+  it('keeps each user’s list under a cookie name of their own', () => {
+    expect(userCookieName('_dr2', 'user-1')).toBe('_dr2_user-1');
+    expect(userCookieName('_dr2', 'user-1')).not.toBe(userCookieName('_dr2', 'user-2'));
+    // A user id can never break out of the cookie name.
+    expect(userCookieName('_dr2', 'a;b=c d')).toBe('_dr2_abcd');
   });
 });
