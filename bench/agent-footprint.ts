@@ -12,7 +12,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { freePort, startTestConsole } from '../apps/server/src/testing/test-console.js';
-import { createDevice, deviceRow, spawnAgent, tempDir, waitFor } from '../apps/server/src/modules/broker/testing.js';
+import { createDevice, deviceRow, spawnAgent, tempDir, waitFor } from '../apps/server/src/modules/broker/broker.test-support.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 600);
 const TICKS = 100; // USER_HZ on Linux

@@ -9,7 +9,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { freePort, startTestConsole } from '../apps/server/src/testing/test-console.js';
-import { createDevice, deviceRow, spawnAgent, tempDir, waitFor } from '../apps/server/src/modules/broker/testing.js';
+import { createDevice, deviceRow, spawnAgent, tempDir, waitFor } from '../apps/server/src/modules/broker/broker.test-support.js';
 
 const OUTAGE = Number(process.env.OUTAGE_SECONDS ?? 60);
 // spawnAgent caps the backoff at 1 s for tests; here it is the real agent's 30 s unless told.

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
-import { topics, type PropertiesPayload } from '@fleetlink/contract';
+import { agentClientId, topics, type PropertiesPayload } from '@fleetlink/contract';
 import { collectProperties } from '../apps/agent/src/collectors/properties.js';
 
 export interface FleetPlan {
@@ -50,7 +50,7 @@ const propertiesOf = (id: string, i: number): PropertiesPayload => ({
 function startAgent(d: FleetPlan['devices'][number], i: number) {
   const client = mqtt.connect(plan.url, {
     protocolVersion: 4,
-    clientId: `fl-${d.id}`,
+    clientId: agentClientId(d.id),
     username: d.username,
     password: d.password,
     clean: true,

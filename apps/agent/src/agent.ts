@@ -1,4 +1,5 @@
 import {
+  agentClientId,
   migrateParametersSchema,
   requestEnvelopeSchema,
   topics,
@@ -56,7 +57,7 @@ export class Agent {
     try {
       client = await createMqttClient(messageServer.url, {
         protocolVersion: 4,
-        clientId: `fl-${this.deviceId}`,
+        clientId: agentClientId(this.deviceId),
         username: account.username,
         password: account.password,
         ca: pemCa(messageServer.trustStore),

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,8 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 function launch(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // No built-in broker unless a test asks for one: 1884 may be taken on this machine.
+    env: { ...process.env, LOG_LEVEL: 'warn', MQTT_EMBEDDED_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -41,7 +43,8 @@ describe('start and stop', () => {
   it('prints the URL and the seeded accounts, stops on SIGTERM, survives kill -9 with its data', async () => {
     const dataDir = tempDir();
     const port = String(await freePort());
-    const first = launch({ PORT: port, DATA_DIR: dataDir });
+    const mqttPort = String(await freePort());
+    const first = launch({ PORT: port, DATA_DIR: dataDir, MQTT_EMBEDDED_PORT: mqttPort });
     await first.started;
     expect(first.out()).toContain(`Fleetlink console running at http://localhost:${port}`);
     expect(first.out()).toContain('admin@fleetlink.local / admin');
@@ -50,7 +53,7 @@ describe('start and stop', () => {
     expect(await first.exited).toBe(0);
 
     // The second start reuses the data: the signing keys and the session's refresh token still work.
-    const second = launch({ PORT: port, DATA_DIR: dataDir });
+    const second = launch({ PORT: port, DATA_DIR: dataDir, MQTT_EMBEDDED_PORT: mqttPort });
     await second.started;
     const me = await fetch(`http://localhost:${port}/api/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status).toBe(200);
@@ -64,7 +67,7 @@ describe('start and stop', () => {
     second.child.kill('SIGKILL');
     await second.exited;
 
-    const third = launch({ PORT: port, DATA_DIR: dataDir });
+    const third = launch({ PORT: port, DATA_DIR: dataDir, MQTT_EMBEDDED_PORT: mqttPort });
     await third.started;
     const refreshed = await fetch(`http://localhost:${port}/idp/token`, {
       method: 'POST',
@@ -88,6 +91,20 @@ describe('start and stop', () => {
     expect(await unreachable.exited).toBe(1);
     expect(unreachable.err().trim().split('\n')).toHaveLength(1);
     expect(unreachable.err()).toMatch(/^Cannot connect to DATABASE_URL \(postgres:\/\/nobody@127\.0\.0\.1:1\/none\): /);
+  }, 60_000);
+
+  it('stops with one clear line when the built-in message server\'s port is taken', async () => {
+    const holder = createServer();
+    const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as AddressInfo).port)));
+    try {
+      const run = launch({ PORT: String(await freePort()), DATA_DIR: tempDir(), MQTT_EMBEDDED_PORT: String(port) });
+      expect(await run.exited).toBe(1);
+      expect(run.err().trim()).toBe(
+        `The built-in message server cannot start: port ${port} (MQTT_EMBEDDED_PORT) is already in use on 127.0.0.1; set MQTT_EMBEDDED_PORT to a free port, or to 0 to run without the built-in message server.`,
+      );
+    } finally {
+      holder.close();
+    }
   }, 60_000);
 
   it('stops with one clear line when the OIDC issuer is unreachable', async () => {

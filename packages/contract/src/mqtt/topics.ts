@@ -17,23 +17,32 @@ export const topics = {
   metrics: (deviceId: string) => `${TOPIC_ROOT}/${deviceId}/metrics`,
   /** Console → agent requests. */
   request: (deviceId: string) => `${TOPIC_ROOT}/${deviceId}/req`,
-  /** Agent → console replies; each console instance listens on its own id. */
-  reply: (deviceId: string, consoleId: string) => `${TOPIC_ROOT}/${deviceId}/reply/${consoleId}`,
+  /**
+   * Agent → console replies. Each console instance listens on its own reply token: a random value
+   * of its own, never its MQTT client id, since every device it sends a request to reads it.
+   */
+  reply: (deviceId: string, replyToken: string) => `${TOPIC_ROOT}/${deviceId}/reply/${replyToken}`,
 };
 
+/**
+ * The only MQTT client id a device's account may connect with, on every broker: a login bound to
+ * its client id cannot take over (and so disconnect) the console's or another device's session.
+ */
+export const agentClientId = (deviceId: string) => `fl-${deviceId}`;
+
 /** What the console subscribes to: device telemetry, and replies addressed to this instance. */
-export const hubSubscriptions = (consoleId: string) => [
+export const hubSubscriptions = (replyToken: string) => [
   `${TOPIC_ROOT}/+/state`,
   `${TOPIC_ROOT}/+/heartbeat`,
   `${TOPIC_ROOT}/+/properties`,
   `${TOPIC_ROOT}/+/metrics`,
-  `${TOPIC_ROOT}/+/reply/${consoleId}`,
+  `${TOPIC_ROOT}/+/reply/${replyToken}`,
 ];
 
 export interface ParsedTopic {
   deviceId: string;
   kind: TopicKind;
-  /** For replies: the console instance id. */
+  /** For replies: the console instance's reply token. */
   rest: string[];
 }
 

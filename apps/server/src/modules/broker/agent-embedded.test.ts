@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import mqtt from 'mqtt';
-import { agentPropertyKeys, topics } from '@fleetlink/contract';
+import { agentClientId, agentPropertyKeys, topics } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './testing.js';
+import { createDevice, startAgentTestConsole, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './broker.test-support.js';
 
 /** Console + embedded broker + the real agent CLI as a child process. */
 describe('agent against the embedded broker', () => {
@@ -100,7 +100,7 @@ describe('agent against the embedded broker', () => {
     const res = await tc.api('/api/agent/enroll', { method: 'POST', json: { deviceId: a.id, key: a.key } });
     const creds = await res.json();
     const url = creds.servers.find((s: { type: string }) => s.type === 'MESSAGE').url;
-    const client = await mqtt.connectAsync(url, { username: creds.mqtt.username, password: creds.mqtt.password, protocolVersion: 4, reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(url, { username: creds.mqtt.username, password: creds.mqtt.password, protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(a.id) });
     // SUBACK 128: refused, and the client stays connected.
     await expect(client.subscribeAsync(topics.request(b.id), { qos: 1 })).rejects.toThrow(/Subscribe error/);
     await expect(client.subscribeAsync(`fl/d/+/state`, { qos: 1 })).rejects.toThrow(/Subscribe error/);
@@ -117,7 +117,7 @@ describe('agent against the embedded broker', () => {
     expect((await deviceRow(tc.database.db, b.id)).online).toBe(false);
     await client.endAsync(true);
     // A wrong password is refused.
-    const bad = mqtt.connect(url, { username: a.id, password: 'wrong', protocolVersion: 4, reconnectPeriod: 0 });
+    const bad = mqtt.connect(url, { username: a.id, password: 'wrong', protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(a.id) });
     const err = await new Promise<Error>((resolve) => bad.once('error', resolve));
     expect(err.message).toMatch(/Bad username or password|Not authorized/i);
     bad.end(true);

@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
 import mqtt from 'mqtt';
-import { topics } from '@fleetlink/contract';
+import { agentClientId, topics } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole, deviceRow, mosquittoBin, spawnAgent, startMosquitto, tempDir, waitFor, type AgentProcess, type MosquittoProcess } from './testing.js';
+import { createDevice, startAgentTestConsole, deviceRow, mosquittoBin, registerMosquitto, spawnAgent, startMosquitto, tempDir, waitFor, type AgentProcess, type MosquittoProcess } from './broker.test-support.js';
+import { deviceRole } from './dynsec.js';
 
 const bin = mosquittoBin();
 
@@ -33,23 +34,7 @@ describe.skipIf(!bin)('agent against Mosquitto with dynamic security', () => {
   });
 
   it('registers Mosquitto as a message server; the hub connects with its admin account', async () => {
-    const res = await tc.api('/api/server', {
-      token: admin,
-      method: 'POST',
-      json: {
-        type: 'MESSAGE',
-        url: mosquitto.url,
-        maxCapacity: 100,
-        status: 'ONLINE',
-        username: mosquitto.admin.username,
-        password: mosquitto.admin.password,
-        trustStore: Buffer.from('not used for mqtt://').toString('base64'),
-        trustStorePassword: 'changeit',
-        blobBaseUrl: 'http://127.0.0.1:9/blobs',
-      },
-    });
-    expect(res.status).toBe(201);
-    mosquittoServerId = (await res.json()).id;
+    mosquittoServerId = await registerMosquitto(tc, mosquitto, admin);
     await waitFor(() => tc.messaging!.hub.isConnected(mosquittoServerId), 10_000, 'hub connected to mosquitto');
   });
 
@@ -102,9 +87,11 @@ describe.skipIf(!bin)('agent against Mosquitto with dynamic security', () => {
     expect(servers.map((s: { id: string }) => s.id)).toEqual([mosquittoServerId]);
     await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).properties, 5000, 'properties');
 
-    // Isolation: the device's account reaches only its own topics.
-    const stored = JSON.parse((await import('node:fs')).readFileSync(`${dataDir}/agent.json`, 'utf8'));
-    const client = await mqtt.connectAsync(mosquitto.url, { username: stored.mqtt.username, password: stored.mqtt.password, protocolVersion: 4, reconnectPeriod: 0, clientId: 'intruder' });
+    // Isolation: a device's account reaches only its own topics (a third device, by hand: the
+    // agent's account connects only with the agent's client id, which would push the agent off).
+    const probe = await createDevice(tc.database.db);
+    const enrolled = await (await tc.api('/api/agent/enroll', { method: 'POST', json: { deviceId: probe.id, key: probe.key } })).json();
+    const client = await mqtt.connectAsync(mosquitto.url, { ...enrolled.mqtt, protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(probe.id) });
     await expect(client.subscribeAsync(topics.request(other.id), { qos: 1 })).rejects.toThrow(/Subscribe error/);
     await client.publishAsync(topics.state(other.id), JSON.stringify({ online: true }), { qos: 1 }).catch(() => {});
     await new Promise((r) => setTimeout(r, 500));
@@ -122,4 +109,34 @@ describe.skipIf(!bin)('agent against Mosquitto with dynamic security', () => {
     await agent.kill('SIGKILL');
     await waitFor(async () => !(await deviceRow(tc.database.db, dev.id)).online, 10_000, 'offline after kill');
   }, 90_000);
+
+  it('binds device accounts provisioned before client ids were bound, when the hub connects', async () => {
+    // A device account as an older console made it: its role, but no client id.
+    const dev = await createDevice(tc.database.db);
+    const password = 'older-console-password';
+    const via = tc.messaging!.hub.connection(mosquittoServerId)!;
+    const made = await via.dynsec([
+      { command: 'createRole', rolename: deviceRole(dev.id) },
+      { command: 'createClient', username: dev.id, password, roles: [{ rolename: deviceRole(dev.id) }] },
+    ]);
+    expect(made.map((r) => r.error)).toEqual([undefined, undefined]);
+    const intruder = await mqtt.connectAsync(mosquitto.url, { username: dev.id, password, protocolVersion: 4, reconnectPeriod: 0, clientId: 'any-id' });
+    await intruder.endAsync(true);
+
+    await tc.messaging!.hub.reload();
+    const client = await waitFor(async () => {
+      const c = tc.messaging!.hub.connection(mosquittoServerId)!;
+      if (!c.connected) return undefined;
+      const [r] = await c.dynsec([{ command: 'getClient', username: dev.id }]);
+      const found = (r?.data as { client?: { clientid?: string } } | undefined)?.client;
+      return found?.clientid ? found : undefined;
+    }, 10_000, 'client id bound');
+    expect(client.clientid).toBe(agentClientId(dev.id));
+    const refused = await mqtt
+      .connectAsync(mosquitto.url, { username: dev.id, password, protocolVersion: 4, reconnectPeriod: 0, clientId: 'any-id' })
+      .catch((err: Error) => err);
+    expect(refused).toBeInstanceOf(Error);
+    const own = await mqtt.connectAsync(mosquitto.url, { username: dev.id, password, protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(dev.id) });
+    await own.endAsync(true);
+  }, 30_000);
 });

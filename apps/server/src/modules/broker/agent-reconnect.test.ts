@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './testing.js';
+import { createDevice, startAgentTestConsole, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './broker.test-support.js';
 
 const OUTAGE_MS = Number(process.env.AGENT_OUTAGE_SECONDS ?? 20) * 1000;
 const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

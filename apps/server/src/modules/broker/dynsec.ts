@@ -1,3 +1,4 @@
+import { agentClientId } from '@fleetlink/contract';
 import type { HubConnection } from './hub-connection.js';
 
 /** Role that lets the console's own Mosquitto account send requests to devices. */
@@ -26,22 +27,56 @@ const topicAcls = (rolename: string, pattern: string) =>
 export async function ensureConsoleRole(conn: HubConnection, username: string): Promise<void> {
   await run(conn, [{ command: 'createRole', rolename: CONSOLE_ROLE }]);
   await run(conn, topicAcls(CONSOLE_ROLE, 'fl/d/#'));
-  await run(conn, [{ command: 'addClientRole', username, rolename: CONSOLE_ROLE }]);
+  await ensureClientRole(conn, username, CONSOLE_ROLE);
 }
 
-/** Creates (or re-keys) the device's client with a role limited to `fl/d/{id}/#`. */
+/**
+ * Gives a client a role it may already have. Mosquitto 2.0 answers adding a role a client already
+ * has with 'Internal error', so the role is added only when the client does not list it.
+ */
+async function ensureClientRole(conn: HubConnection, username: string, rolename: string): Promise<void> {
+  const [found] = await run(conn, [{ command: 'getClient', username }], false);
+  const roles = (found?.data as { client?: DynsecClient } | undefined)?.client?.roles ?? [];
+  if (!roles.some((r) => r.rolename === rolename)) await run(conn, [{ command: 'addClientRole', username, rolename }]);
+}
+
+/**
+ * Creates (or re-keys) the device's client with a role limited to `fl/d/{id}/#`, bound to the
+ * device's own client id: Mosquitto then refuses that login with any other id, before it would
+ * close the session holding that id (the console's, or another device's).
+ */
 export async function provisionDevice(conn: HubConnection, deviceId: string, password: string): Promise<void> {
   const rolename = deviceRole(deviceId);
+  const clientid = agentClientId(deviceId);
   await run(conn, [{ command: 'createRole', rolename }]);
   await run(conn, topicAcls(rolename, `fl/d/${deviceId}/#`));
-  const [created] = await run(conn, [{ command: 'createClient', username: deviceId, password, roles: [{ rolename }] }]);
+  const [created] = await run(conn, [{ command: 'createClient', username: deviceId, password, clientid, roles: [{ rolename }] }]);
   if (exists(created?.error)) {
     await run(conn, [
       { command: 'setClientPassword', username: deviceId, password },
-      { command: 'addClientRole', username: deviceId, rolename },
+      { command: 'setClientId', username: deviceId, clientid },
       { command: 'enableClient', username: deviceId },
     ]);
+    await ensureClientRole(conn, deviceId, rolename);
   }
+}
+
+/**
+ * Binds device clients provisioned before client ids were bound (an upgraded console) to their
+ * client ids; answers how many it bound. Device clients are those holding their own device role.
+ */
+export async function bindDeviceClientIds(conn: HubConnection): Promise<number> {
+  const [listed] = await run(conn, [{ command: 'listClients', verbose: true, count: -1, offset: 0 }], false);
+  const clients = (listed?.data as { clients?: DynsecClient[] } | undefined)?.clients ?? [];
+  const unbound = clients.filter((c) => !c.clientid && c.roles?.some((r) => r.rolename === deviceRole(c.username)));
+  if (unbound.length) await run(conn, unbound.map((c) => ({ command: 'setClientId', username: c.username, clientid: agentClientId(c.username) })), false);
+  return unbound.length;
+}
+
+interface DynsecClient {
+  username: string;
+  clientid?: string;
+  roles?: { rolename: string }[];
 }
 
 /** Removes the device's client and role (device deleted or moved away). */

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { ConfigError } from '../../env.js';
 import { brokerSettings } from '../../db/schema/index.js';
-import { EmbeddedBroker, type BrokerLog } from '../../broker/embedded-broker.js';
+import { EmbeddedBroker, type BrokerLog } from './embedded-broker.js';
 import { loadOrCreateSetting, safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 
@@ -20,7 +21,7 @@ export async function startEmbeddedBroker(o: {
   servers: ServersRepository;
   credentials: DeviceCredentials;
   log: BrokerLog;
-}): Promise<{ broker: EmbeddedBroker; serverId: string } | undefined> {
+}): Promise<{ broker: EmbeddedBroker; serverId: string }> {
   const account = await loadOrCreateSetting(o.db, 'embeddedConsoleAccount', () => ({
     username: 'fleetlink-console',
     password: randomBytes(24).toString('base64url'),
@@ -57,9 +58,9 @@ export async function startEmbeddedBroker(o: {
   try {
     await broker.start();
   } catch (err) {
-    // Another console (or a test) holds the port: run without a built-in broker rather than not at all.
-    o.log.warn({ err: (err as Error).message, port: o.port }, 'the built-in message server could not start');
-    return undefined;
+    // Never run without it, nor next to whatever holds its port: the hub would connect to that
+    // broker (perhaps another console's) and send this console's devices there.
+    throw new ConfigError(cannotListen(err as NodeJS.ErrnoException, o.host, o.port));
   }
   const [found] = await o.db.select().from(brokerSettings).where(eq(brokerSettings.name, EMBEDDED_SERVER));
   if (found) {
@@ -76,4 +77,12 @@ export async function startEmbeddedBroker(o: {
     await o.db.insert(brokerSettings).values({ name: EMBEDDED_SERVER, value: serverId });
   }
   return { broker, serverId };
+}
+
+function cannotListen(err: NodeJS.ErrnoException, host: string, port: number): string {
+  const where = `${host}:${port}`;
+  const fix = 'set MQTT_EMBEDDED_PORT to a free port, or to 0 to run without the built-in message server';
+  if (err.code === 'EADDRINUSE') return `The built-in message server cannot start: port ${port} (MQTT_EMBEDDED_PORT) is already in use on ${host}; ${fix}.`;
+  if (err.code === 'EACCES') return `The built-in message server cannot start: no permission to listen on ${where} (MQTT_EMBEDDED_PORT); ${fix}.`;
+  return `The built-in message server cannot start on ${where} (MQTT_EMBEDDED_HOST, MQTT_EMBEDDED_PORT): ${err.message}.`;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { hubSubscriptions } from '@fleetlink/contract';
 
@@ -15,12 +15,14 @@ export interface HubConnectionOptions {
   password: string | null;
   /** base64 of a CA certificate (PEM or DER), used for TLS URLs. */
   trustStore: string | null;
-  consoleId: string;
+  /** The hub's reply token: replies to its requests arrive under it. */
+  replyToken: string;
   /** Mosquitto with dynamic security: the console manages device accounts through it. */
   dynsec: boolean;
   log: HubLog;
   onMessage(serverId: string, topic: string, payload: Buffer): void;
-  onConnect?(serverId: string): void;
+  /** Set-up after each connect (dynamic-security roles); the connection counts as connected once it is done. */
+  onConnect?(serverId: string): Promise<void>;
 }
 
 const DYNSEC_TOPIC = '$CONTROL/dynamic-security/v1';
@@ -42,16 +44,19 @@ export function caFromTrustStore(b64: string | null): string | Buffer | undefine
  */
 export class HubConnection {
   readonly client: MqttClient;
-  private readonly pending = new Map<string, { resolve: (r: DynsecResponse) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<string, { resolve: (r: DynsecResponse) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
   private connectedOnce = false;
-  /** Subscriptions of the current session acknowledged: until then replies could be missed. */
-  private subscribed = false;
+  /** Subscriptions of the current session acknowledged and its set-up done: until then replies could be missed. */
+  private ready = false;
+  private session = 0;
 
   constructor(private readonly opts: HubConnectionOptions) {
     const { serverId, url, log } = opts;
     this.client = mqtt.connect(url, {
       protocolVersion: 4,
-      clientId: `fleetlink-console-${opts.consoleId}-${serverId.slice(0, 8)}`,
+      // Random and never sent to any device: a client id a device could learn, it could connect
+      // with (on a broker that does not bind its accounts to client ids) and so disconnect the hub.
+      clientId: `fleetlink-console-${randomBytes(12).toString('hex')}`,
       username: opts.username ?? undefined,
       password: opts.password ?? undefined,
       ca: caFromTrustStore(opts.trustStore),
@@ -62,16 +67,25 @@ export class HubConnection {
       resubscribe: false,
     });
     this.client.on('connect', () => {
-      this.subscribed = false;
+      const session = ++this.session;
+      this.ready = false;
       log.info({ serverId, url, reconnect: this.connectedOnce }, 'message hub connected');
       this.connectedOnce = true;
-      const filters = hubSubscriptions(opts.consoleId);
+      const filters = hubSubscriptions(opts.replyToken);
       if (opts.dynsec) filters.push(`${DYNSEC_TOPIC}/response`);
       this.client.subscribe(filters, { qos: 1 }, (err) => {
         if (err) return log.warn({ serverId, err: err.message }, 'message hub could not subscribe');
-        this.subscribed = true;
-        opts.onConnect?.(serverId);
+        // Mosquitto drops a client whose roles change, so the set-up may end this very session:
+        // only a session that is still current after its set-up counts as connected.
+        void (opts.onConnect?.(serverId) ?? Promise.resolve()).finally(() => {
+          if (session === this.session && this.client.connected) this.ready = true;
+        });
       });
+    });
+    // Dynamic-security answers of a lost session never come: fail them now, not at their timeout.
+    this.client.on('close', () => {
+      this.ready = false;
+      this.failPending(new ConnectionLostError(`the connection to ${url} was lost`));
     });
     this.client.on('offline', () => log.info({ serverId, url }, 'message hub disconnected, retrying'));
     this.client.on('error', (err) => log.warn({ serverId, url, err: err.message }, 'message hub connection error'));
@@ -85,9 +99,9 @@ export class HubConnection {
     return this.opts.serverId;
   }
 
-  /** Connected and subscribed: requests sent now get their replies (dynamic security, devices). */
+  /** Connected, subscribed and set up: requests sent now get their replies (dynamic security, devices). */
   get connected(): boolean {
-    return this.client.connected && this.subscribed;
+    return this.client.connected && this.ready;
   }
 
   publish(topic: string, payload: unknown, opts: { qos?: 0 | 1; retain?: boolean } = {}): Promise<void> {
@@ -111,7 +125,7 @@ export class HubConnection {
               this.pending.delete(correlationData);
               reject(new Error(`dynamic-security command ${String(command.command)} got no answer`));
             }, DYNSEC_TIMEOUT_MS);
-            this.pending.set(correlationData, { resolve, timer });
+            this.pending.set(correlationData, { resolve, reject, timer });
             this.client.publish(DYNSEC_TOPIC, JSON.stringify({ commands: [{ ...command, correlationData }] }), { qos: 1 });
           }),
       ),
@@ -133,12 +147,22 @@ export class HubConnection {
     }
   }
 
-  async close(): Promise<void> {
-    for (const p of this.pending.values()) clearTimeout(p.timer);
+  private failPending(err: Error) {
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
     this.pending.clear();
+  }
+
+  async close(): Promise<void> {
+    this.failPending(new ConnectionLostError('the console closed the connection'));
     await this.client.endAsync(true);
   }
 }
+
+/** A dynamic-security command whose session ended before its answer came. */
+export class ConnectionLostError extends Error {}
 
 export interface DynsecResponse {
   command: string;

@@ -18,8 +18,8 @@ import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import { DeviceWorkQueue } from './device-work-queue.js';
-import { HubConnection, type HubLog } from './hub-connection.js';
-import { ensureConsoleRole, provisionDevice, removeDevice } from './dynsec.js';
+import { ConnectionLostError, HubConnection, type HubLog } from './hub-connection.js';
+import { bindDeviceClientIds, ensureConsoleRole, provisionDevice, removeDevice } from './dynsec.js';
 
 /** Validated device traffic, by topic kind. */
 export type DeviceMessage =
@@ -50,10 +50,13 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
  * thrown), and request/reply over each device's own topics with a deadline.
  */
 export class MessageHub {
-  /** This console instance's id: replies to its requests come on their own topic. */
-  readonly consoleId = randomBytes(6).toString('hex');
+  /**
+   * Replies to this instance's requests come on their own topic, named by this token. Every device
+   * a request goes to reads it, so it is random and unrelated to the connections' client ids.
+   */
+  readonly replyToken = randomBytes(16).toString('hex');
   private connections = new Map<string, HubConnection>();
-  private readonly pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<string, PendingRequest>();
   handler?: DeviceTrafficHandler;
   private readonly work = new DeviceWorkQueue(HANDLER_CONCURRENCY);
 
@@ -71,26 +74,45 @@ export class MessageHub {
     const rows = await this.deps.servers.list('MESSAGE');
     for (const row of rows) {
       const dynsec = row.id !== this.deps.embeddedServerId;
-      const connection = new HubConnection({
+      const connection: HubConnection = new HubConnection({
         serverId: row.id,
         url: row.url,
         username: row.username,
         password: row.password,
         trustStore: row.trustStore,
-        consoleId: this.consoleId,
+        replyToken: this.replyToken,
         dynsec,
         log: this.deps.log,
         onMessage: (serverId, topic, payload) => this.onMessage(serverId, topic, payload),
-        onConnect: dynsec
-          ? () =>
-              void ensureConsoleRole(connection, row.username ?? '').catch((err: Error) =>
-                this.deps.log.warn({ serverId: row.id, err: err.message }, 'could not set up the console role on the message server'),
-              )
-          : undefined,
+        onConnect: dynsec ? (): Promise<void> => this.setUpDynsec(connection, row.username ?? '') : undefined,
       });
       this.connections.set(row.id, connection);
     }
     return rows.length;
+  }
+
+  /**
+   * After each connect to a Mosquitto server: device accounts bound to their client ids, and the
+   * console's role. The role comes last: the first time it is added, Mosquitto drops the console's
+   * session (its roles changed), and this set-up runs again on the next one.
+   */
+  private async setUpDynsec(connection: HubConnection, username: string): Promise<void> {
+    const { serverId } = connection;
+    const steps: [string, () => Promise<unknown>][] = [
+      ['could not bind device accounts to their client ids', async () => {
+        const bound = await bindDeviceClientIds(connection);
+        if (bound) this.deps.log.info({ serverId, bound }, 'device accounts bound to their client ids');
+      }],
+      ['could not set up the console role on the message server', () => ensureConsoleRole(connection, username)],
+    ];
+    for (const [failure, step] of steps) {
+      try {
+        await step();
+      } catch (err) {
+        if (err instanceof ConnectionLostError) return this.deps.log.debug({ serverId }, 'message server set-up interrupted by a reconnect');
+        this.deps.log.warn({ serverId, err: (err as Error).message }, failure);
+      }
+    }
   }
 
   /** Recreates every connection (GET /api/servers-reload, and after servers change). */
@@ -131,7 +153,7 @@ export class MessageHub {
       this.deps.log.warn({ serverId, topic, err: (err as Error).message }, 'device message dropped: not JSON');
       return;
     }
-    if (parsed.kind === 'reply') return this.onReply(serverId, topic, data);
+    if (parsed.kind === 'reply') return this.onReply(serverId, parsed.deviceId, topic, data);
     const result = schemas[parsed.kind].safeParse(data);
     if (!result.success) {
       this.deps.log.warn({ serverId, topic, issue: result.error.issues[0]?.message }, 'device message dropped: not valid');
@@ -145,7 +167,7 @@ export class MessageHub {
     });
   }
 
-  private onReply(serverId: string, topic: string, data: unknown) {
+  private onReply(serverId: string, deviceId: string, topic: string, data: unknown) {
     const reply = replyEnvelopeSchema.safeParse(data);
     if (!reply.success) {
       this.deps.log.warn({ serverId, topic }, 'device reply dropped: not valid');
@@ -153,6 +175,12 @@ export class MessageHub {
     }
     const p = this.pending.get(reply.data.id);
     if (!p) return;
+    // A device publishes only under its own topics (the brokers enforce that), so the topic says
+    // who answered: an answer to another device's request is forged, and that request keeps waiting.
+    if (p.deviceId !== deviceId) {
+      this.deps.log.warn({ serverId, topic, deviceId, requestedOf: p.deviceId }, "device reply dropped: it answers another device's request");
+      return;
+    }
     clearTimeout(p.timer);
     this.pending.delete(reply.data.id);
     if (reply.data.ok) p.resolve(reply.data.result);
@@ -181,7 +209,7 @@ export class MessageHub {
     const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const envelope: RequestEnvelope = {
       id: randomUUID(),
-      replyTo: topics.reply(deviceId, this.consoleId),
+      replyTo: topics.reply(deviceId, this.replyToken),
       name,
       parameters,
       deadline: Date.now() + timeoutMs,
@@ -191,7 +219,7 @@ export class MessageHub {
         this.pending.delete(envelope.id);
         reject(new AppError(504, ErrorCode.Unavailable, 'The device did not answer in time.'));
       }, timeoutMs);
-      this.pending.set(envelope.id, { resolve, reject, timer });
+      this.pending.set(envelope.id, { deviceId, resolve, reject, timer });
     });
     // The deadline can pass while the publish itself is still waiting on a stalled broker: the
     // caller gets whichever comes first, and neither promise is ever left without a handler.
@@ -236,6 +264,14 @@ export class MessageHub {
     if (serverId === this.deps.embeddedServerId || !c?.connected) return;
     await removeDevice(c, deviceId).catch(() => {});
   }
+}
+
+interface PendingRequest {
+  /** The device the request went to: the only one whose answer counts. */
+  deviceId: string;
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout;
 }
 
 async function waitConnected(c: HubConnection, ms: number) {

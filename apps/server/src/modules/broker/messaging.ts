@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { Env } from '../../env.js';
-import type { EmbeddedBroker } from '../../broker/embedded-broker.js';
+import type { EmbeddedBroker } from './embedded-broker.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { DeviceCredentials } from '../enrollment/credentials.js';
 import { EnrollmentService } from '../enrollment/enrollment.service.js';

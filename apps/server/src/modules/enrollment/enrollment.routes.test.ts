@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole } from '../broker/testing.js';
+import { createDevice, startAgentTestConsole } from '../broker/broker.test-support.js';
 
 /** Issue 4.7: enrollment is public, so guessing keys is slowed down per address. */
 describe('POST /api/agent/enroll rate limit', () => {

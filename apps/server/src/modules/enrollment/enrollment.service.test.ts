@@ -1,9 +1,10 @@
 import mqtt from 'mqtt';
+import { agentClientId } from '@fleetlink/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../../db/schema/index.js';
 import { freePort, type TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole, waitFor } from '../broker/testing.js';
+import { createDevice, startAgentTestConsole, waitFor } from '../broker/broker.test-support.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 
 /**
@@ -76,7 +77,7 @@ describe('enrollment with an unreachable message server', () => {
     expect(message.id).toBe(embeddedId);
     expect(await messageServerOf(dev.id)).toEqual([embeddedId]);
     // The credentials it got work on the server it got.
-    const client = await mqtt.connectAsync(message.url, { username: body.mqtt.username, password: body.mqtt.password, protocolVersion: 4, reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(message.url, { username: body.mqtt.username, password: body.mqtt.password, protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(body.deviceId) });
     await client.endAsync(true);
   });
 

@@ -3,7 +3,7 @@ import { metricsResponseSchema, timelineResponseSchema } from '@fleetlink/contra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceMetrics, deviceOnlinePeriods, organizationMembers } from '../../db/schema/index.js';
 import type { TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole, spawnAgent, tempDir, waitFor, type AgentProcess } from '../broker/testing.js';
+import { createDevice, startAgentTestConsole, spawnAgent, tempDir, waitFor, type AgentProcess } from '../broker/broker.test-support.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
 import { deviceMetrics, deviceOnlinePeriods } from '../../db/schema/index.js';
 import type { MessageHub } from '../broker/message-hub.js';
-import { createDevice, deviceRow } from '../broker/testing.js';
+import { createDevice, deviceRow } from '../broker/broker.test-support.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { TelemetryRepository } from './telemetry.repository.js';

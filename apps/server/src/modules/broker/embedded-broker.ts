@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError } from 'aedes';
-import { isOwnTopic } from '@fleetlink/contract';
+import { agentClientId, isOwnTopic } from '@fleetlink/contract';
 
 /** Who a broker connection is, once authenticated. */
 export type BrokerIdentity = { kind: 'console' } | { kind: 'device'; deviceId: string };
@@ -15,12 +15,19 @@ export interface BrokerLog {
   warn(obj: object, msg: string): void;
 }
 
+const IDENTIFIER_REJECTED = 2;
+const SERVER_UNAVAILABLE = 3;
 const BAD_CREDENTIALS = 4;
 const NOT_AUTHORIZED = 5;
+
+const refusal = (message: string, returnCode: number) => Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 
 /**
  * The built-in message server (DESIGN §1): Aedes on a TCP port, MQTT 3.1.1. The console may use
  * every topic; a device only `fl/d/{itsId}/#`, and any other attempt is refused and logged.
+ * A device connects only with its own client id: Aedes closes the older connection of a client id
+ * that connects again, so a device free to pick one could keep the console or another device off.
+ * Aedes decides this before any takeover, so a refused login leaves the holder of the id connected.
  */
 export class EmbeddedBroker {
   private aedes?: Aedes;
@@ -55,18 +62,18 @@ export class EmbeddedBroker {
           .then((identity) => {
             if (!identity) {
               log.warn({ clientId: client.id, username }, 'MQTT connection refused: bad username or password');
-              const err = new Error('Bad username or password') as AuthenticateError;
-              err.returnCode = BAD_CREDENTIALS;
-              return done(err, false);
+              return done(refusal('Bad username or password', BAD_CREDENTIALS), false);
+            }
+            if (identity.kind === 'device' && client.id !== agentClientId(identity.deviceId)) {
+              log.warn({ clientId: client.id, deviceId: identity.deviceId }, "MQTT connection refused: a device's account used another client id");
+              return done(refusal('Identifier rejected', IDENTIFIER_REJECTED), false);
             }
             this.identities.set(client, identity);
             done(null, true);
           })
           .catch((e: Error) => {
             log.warn({ err: e.message }, 'MQTT authentication failed');
-            const err = new Error('Server unavailable') as AuthenticateError;
-            err.returnCode = 3;
-            done(err, false);
+            done(refusal('Server unavailable', SERVER_UNAVAILABLE), false);
           });
       },
       authorizePublish: (client, packet, done) => {

@@ -142,6 +142,27 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
+/** Registers a Mosquitto of `startMosquitto` as an ONLINE message server through the API; answers its id. */
+export async function registerMosquitto(tc: TestConsole, mosquitto: MosquittoProcess, adminToken: string): Promise<string> {
+  const res = await tc.api('/api/server', {
+    token: adminToken,
+    method: 'POST',
+    json: {
+      type: 'MESSAGE',
+      url: mosquitto.url,
+      maxCapacity: 100,
+      status: 'ONLINE',
+      username: mosquitto.admin.username,
+      password: mosquitto.admin.password,
+      trustStore: Buffer.from('not used for mqtt://').toString('base64'),
+      trustStorePassword: 'changeit',
+      blobBaseUrl: 'http://127.0.0.1:9/blobs',
+    },
+  });
+  if (res.status !== 201) throw new Error(`registering Mosquitto answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
 /** A test console with its embedded broker on a free port and agents reporting every one or two seconds. */
 export async function startAgentTestConsole(extra: Record<string, string> = {}): Promise<TestConsole> {
   return startTestConsole({ MQTT_EMBEDDED_PORT: String(await freePort()), AGENT_HEARTBEAT_SECONDS: '2', AGENT_METRICS_SECONDS: '1', ...extra });
