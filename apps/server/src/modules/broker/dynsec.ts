@@ -61,15 +61,29 @@ export async function provisionDevice(conn: HubConnection, deviceId: string, pas
   }
 }
 
+/** Clients listed per dynamic-security message: each answer stays far below max_packet_size. */
+const LIST_PAGE = 500;
+/**
+ * Client ids set per message. Mosquitto 2.0 rewrites its whole file after each command (~11 ms
+ * each with 2,000 clients), so a message of 50 stays well within the answer timeout.
+ */
+const BIND_BATCH = 50;
+
 /**
  * Binds device clients provisioned before client ids were bound (an upgraded console) to their
  * client ids; answers how many it bound. Device clients are those holding their own device role.
  */
 export async function bindDeviceClientIds(conn: HubConnection): Promise<number> {
-  const [listed] = await run(conn, [{ command: 'listClients', verbose: true, count: -1, offset: 0 }], false);
-  const clients = (listed?.data as { clients?: DynsecClient[] } | undefined)?.clients ?? [];
-  const unbound = clients.filter((c) => !c.clientid && c.roles?.some((r) => r.rolename === deviceRole(c.username)));
-  if (unbound.length) await run(conn, unbound.map((c) => ({ command: 'setClientId', username: c.username, clientid: agentClientId(c.username) })), false);
+  const unbound: string[] = [];
+  for (let offset = 0; ; offset += LIST_PAGE) {
+    const [listed] = await run(conn, [{ command: 'listClients', verbose: true, count: LIST_PAGE, offset }], false);
+    const clients = (listed?.data as { clients?: DynsecClient[] } | undefined)?.clients ?? [];
+    for (const c of clients) if (!c.clientid && c.roles?.some((r) => r.rolename === deviceRole(c.username))) unbound.push(c.username);
+    if (clients.length < LIST_PAGE) break;
+  }
+  for (let i = 0; i < unbound.length; i += BIND_BATCH) {
+    await run(conn, unbound.slice(i, i + BIND_BATCH).map((username) => ({ command: 'setClientId', username, clientid: agentClientId(username) })), false);
+  }
   return unbound.length;
 }
 

@@ -112,24 +112,23 @@ export class HubConnection {
     );
   }
 
-  /** Sends dynamic-security commands and waits for their answers. */
+  /** Sends dynamic-security commands, in order and in one message, and waits for their answers. */
   async dynsec(commands: Record<string, unknown>[]): Promise<DynsecResponse[]> {
     if (!this.opts.dynsec) return [];
     if (!this.client.connected) throw new Error(`message server ${this.opts.url} is not connected`);
-    return Promise.all(
-      commands.map(
-        (command) =>
-          new Promise<DynsecResponse>((resolve, reject) => {
-            const correlationData = randomUUID();
-            const timer = setTimeout(() => {
-              this.pending.delete(correlationData);
-              reject(new Error(`dynamic-security command ${String(command.command)} got no answer`));
-            }, DYNSEC_TIMEOUT_MS);
-            this.pending.set(correlationData, { resolve, reject, timer });
-            this.client.publish(DYNSEC_TOPIC, JSON.stringify({ commands: [{ ...command, correlationData }] }), { qos: 1 });
-          }),
-      ),
+    const tagged = commands.map((command) => ({ ...command, command: String(command.command), correlationData: randomUUID() }));
+    const answers = tagged.map(
+      (command) =>
+        new Promise<DynsecResponse>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            this.pending.delete(command.correlationData);
+            reject(new Error(`dynamic-security command ${command.command} got no answer`));
+          }, DYNSEC_TIMEOUT_MS);
+          this.pending.set(command.correlationData, { resolve, reject, timer });
+        }),
     );
+    this.client.publish(DYNSEC_TOPIC, JSON.stringify({ commands: tagged }), { qos: 1 });
+    return Promise.all(answers);
   }
 
   private onDynsecResponse(payload: Buffer) {
