@@ -4,7 +4,6 @@ import { agentClientId, requestEnvelopeSchema, topics, type RequestEnvelope } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceOnlinePeriods } from '../../db/schema/index.js';
 import { freePort, type TestConsole } from '../../testing/test-console.js';
-import type { HubConnection } from './hub-connection.js';
 import {
   createDevice,
   deviceRow,
