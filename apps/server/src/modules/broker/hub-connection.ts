@@ -45,9 +45,9 @@ export function caFromTrustStore(b64: string | null): string | Buffer | undefine
 export class HubConnection {
   readonly client: MqttClient;
   private readonly pending = new Map<string, { resolve: (r: DynsecResponse) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
-  private connectedOnce = false;
   /** Subscriptions of the current session acknowledged and its set-up done: until then replies could be missed. */
   private ready = false;
+  /** Sessions (connects) so far; a set-up finishing for an older one changes nothing. */
   private session = 0;
 
   constructor(private readonly opts: HubConnectionOptions) {
@@ -69,8 +69,7 @@ export class HubConnection {
     this.client.on('connect', () => {
       const session = ++this.session;
       this.ready = false;
-      log.info({ serverId, url, reconnect: this.connectedOnce }, 'message hub connected');
-      this.connectedOnce = true;
+      log.info({ serverId, url, reconnect: session > 1 }, 'message hub connected');
       const filters = hubSubscriptions(opts.replyToken);
       if (opts.dynsec) filters.push(`${DYNSEC_TOPIC}/response`);
       this.client.subscribe(filters, { qos: 1 }, (err) => {

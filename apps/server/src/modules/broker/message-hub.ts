@@ -59,6 +59,8 @@ export class MessageHub {
   private readonly pending = new Map<string, PendingRequest>();
   handler?: DeviceTrafficHandler;
   private readonly work = new DeviceWorkQueue(HANDLER_CONCURRENCY);
+  /** Mosquitto servers whose older device accounts are bound to their client ids (bindDeviceClientIds). */
+  private readonly clientIdsBound = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -110,14 +112,21 @@ export class MessageHub {
     }
     // A one-time upgrade that Mosquitto makes slow (it rewrites its whole file per command): a
     // console upgraded with 2,000 devices on a server takes ~27 s over it, so nothing waits on it.
+    // Once done for a server, it is not repeated on reconnects: new accounts are bound as made.
+    if (this.clientIdsBound.has(serverId)) return;
     void bindDeviceClientIds(connection)
-      .then((bound) => bound && this.deps.log.info({ serverId, bound }, 'device accounts bound to their client ids'))
+      .then((bound) => {
+        this.clientIdsBound.add(serverId);
+        if (bound) this.deps.log.info({ serverId, bound }, 'device accounts bound to their client ids');
+      })
       .catch(failed('could not bind device accounts to their client ids'));
   }
 
   /** Recreates every connection (GET /api/servers-reload, and after servers change). */
   async reload(): Promise<number> {
     await this.closeConnections();
+    // Fresh connections, fresh set-up: a reload also looks for device accounts to bind again.
+    this.clientIdsBound.clear();
     return this.start();
   }
 
