@@ -3,7 +3,7 @@ import mqtt from 'mqtt';
 import { agentClientId, agentPropertyKeys, topics } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole, deviceRow, spawnAgent, tempDir, waitFor, type AgentProcess } from './broker.test-support.js';
+import { createDevice, startAgentTestConsole, deviceRow, enrollByHand, spawnAgent, tempDir, waitFor, type AgentProcess } from './broker.test-support.js';
 
 /** Console + embedded broker + the real agent CLI as a child process. */
 describe('agent against the embedded broker', () => {
@@ -97,10 +97,8 @@ describe('agent against the embedded broker', () => {
   it('refuses another device\'s topics and drops malformed payloads', async () => {
     const a = await createDevice(tc.database.db);
     const b = await createDevice(tc.database.db);
-    const res = await tc.api('/api/agent/enroll', { method: 'POST', json: { deviceId: a.id, key: a.key } });
-    const creds = await res.json();
-    const url = creds.servers.find((s: { type: string }) => s.type === 'MESSAGE').url;
-    const client = await mqtt.connectAsync(url, { username: creds.mqtt.username, password: creds.mqtt.password, protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(a.id) });
+    const { username, password, url } = await enrollByHand(tc, a);
+    const client = await mqtt.connectAsync(url, { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(a.id) });
     // SUBACK 128: refused, and the client stays connected.
     await expect(client.subscribeAsync(topics.request(b.id), { qos: 1 })).rejects.toThrow(/Subscribe error/);
     await expect(client.subscribeAsync(`fl/d/+/state`, { qos: 1 })).rejects.toThrow(/Subscribe error/);

@@ -3,7 +3,7 @@ import mqtt from 'mqtt';
 import { agentClientId, topics } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole, deviceRow, mosquittoBin, registerMosquitto, spawnAgent, startMosquitto, tempDir, waitFor, type AgentProcess, type MosquittoProcess } from './broker.test-support.js';
+import { createDevice, startAgentTestConsole, deviceRow, enrollByHand, mosquittoBin, registerMosquitto, spawnAgent, startMosquitto, tempDir, waitFor, type AgentProcess, type MosquittoProcess } from './broker.test-support.js';
 import { deviceRole } from './dynsec.js';
 
 const bin = mosquittoBin();
@@ -90,8 +90,8 @@ describe.skipIf(!bin)('agent against Mosquitto with dynamic security', () => {
     // Isolation: a device's account reaches only its own topics (a third device, by hand: the
     // agent's account connects only with the agent's client id, which would push the agent off).
     const probe = await createDevice(tc.database.db);
-    const enrolled = await (await tc.api('/api/agent/enroll', { method: 'POST', json: { deviceId: probe.id, key: probe.key } })).json();
-    const client = await mqtt.connectAsync(mosquitto.url, { ...enrolled.mqtt, protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(probe.id) });
+    const { username, password } = await enrollByHand(tc, probe);
+    const client = await mqtt.connectAsync(mosquitto.url, { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId: agentClientId(probe.id) });
     await expect(client.subscribeAsync(topics.request(other.id), { qos: 1 })).rejects.toThrow(/Subscribe error/);
     await client.publishAsync(topics.state(other.id), JSON.stringify({ online: true }), { qos: 1 }).catch(() => {});
     await new Promise((r) => setTimeout(r, 500));

@@ -7,6 +7,7 @@ import { freePort, type TestConsole } from '../../testing/test-console.js';
 import {
   createDevice,
   deviceRow,
+  enrollByHand,
   mosquittoBin,
   registerMosquitto,
   spawnAgent,
@@ -18,14 +19,6 @@ import {
 } from './broker.test-support.js';
 
 const bin = mosquittoBin();
-
-/** What a device's credentials get from the console: its MQTT account and its message server. */
-async function enroll(tc: TestConsole, dev: { id: string; key: string }) {
-  const res = await tc.api('/api/agent/enroll', { method: 'POST', json: { deviceId: dev.id, key: dev.key } });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { mqtt: { username: string; password: string }; servers: { type: string; url: string }[] };
-  return { ...body.mqtt, url: body.servers.find((s) => s.type === 'MESSAGE')!.url };
-}
 
 /** Connects once, without retrying: the client, or the broker's refusal. */
 async function connectOnce(url: string, opts: IClientOptions): Promise<MqttClient | Error> {
@@ -73,8 +66,8 @@ function impersonationSuite(setup: () => Promise<{ tc: TestConsole; serverId: st
     const attacker = await createDevice(tc.database.db, 'attacker');
     const victim = await createDevice(tc.database.db, 'victim');
     // Enrolled twice: the second enrollment re-keys the account it already has on the broker.
-    await enroll(tc, attacker);
-    const stolen = await enroll(tc, attacker);
+    await enrollByHand(tc, attacker);
+    const stolen = await enrollByHand(tc, attacker);
     const dataDir = tempDir('fleetlink-agent-');
     dirs.push(dataDir);
     const agent = spawnAgent({ server: tc.url, device: victim.id, key: victim.key, dataDir });
@@ -117,7 +110,7 @@ function impersonationSuite(setup: () => Promise<{ tc: TestConsole; serverId: st
     const hub = tc.messaging!.hub;
     // Both devices run by hand, so the test decides who answers what and when.
     const device = async (dev: { id: string; key: string }, answer?: (req: RequestEnvelope, client: MqttClient) => void) => {
-      const account = await enroll(tc, dev);
+      const account = await enrollByHand(tc, dev);
       const client = (await connectOnce(account.url, { username: account.username, password: account.password, clientId: agentClientId(dev.id) })) as MqttClient;
       expect(client).not.toBeInstanceOf(Error);
       clients.push(client);
