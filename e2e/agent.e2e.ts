@@ -194,7 +194,21 @@ describe('agent: a real agent started from the Install page brings a device onli
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'agent-summary.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
 
-    // 7. Kill the agent.
+    // 7. The key has enrolled the agent: the Install page says so. Resetting it (after a
+    //    confirmation) shows a new key and drops the running agent, whose renewals are refused.
+    await page.goto(`${suite.stack.url}/devices/${id}/install`);
+    await page.getByTestId('install-key-state').getByText('The agent enrolled with this key on', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Reset installation key' }).click();
+    await page.getByText(`Reset the installation key of ${DEVICE_NAME}? The agent running now is disconnected, and only the new key can enroll the device again.`).waitFor();
+    await page.getByRole('button', { name: 'Reset', exact: true }).click();
+    await page.getByTestId('install-key-state').getByText('Not used yet', { exact: false }).waitFor();
+    const { body: reset } = await api(user, `/api/device/${id}`);
+    expect(reset.installationId).not.toBe(created.installationId);
+    await eventually('old agent refused', async () => agentOutput.includes("The device's credentials are no longer valid") || undefined);
+    await eventually('device offline', async () => ((await api(user, `/api/device/${id}`)).body.online === false) || undefined);
+    expect(pageErrors).toEqual([]);
+
+    // 8. Kill the agent.
     await stopAgent();
   });
 });

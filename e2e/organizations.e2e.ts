@@ -11,6 +11,7 @@ const { api } = suite;
 
 describe('organizations: members share access', () => {
   let organizationId: string;
+  let deviceId: string;
 
   it('admin creates a COMPANY organization and adds user@ as USER', { timeout: TEST_TIMEOUT_MS }, async () => {
     const page = await signedIn(admin, '/organizations/new');
@@ -54,6 +55,7 @@ describe('organizations: members share access', () => {
     // A device in the organization, created through the API as admin.
     const device = await api(admin, 'POST', '/api/device', { organization: organizationId, name: 'e2e robot', branch: 'PRODUCTION' });
     expect(device.status).toBeLessThan(300);
+    deviceId = device.body.id;
   });
 
   it('user@ sees the organization and its devices, but cannot edit or delete it', { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -72,6 +74,19 @@ describe('organizations: members share access', () => {
 
     const devices = await api(user, 'GET', '/api/devices');
     expect(JSON.stringify(devices.body)).toContain('e2e robot');
+
+    // Issue 23: reading a device is not owning it. The Install page has no key for a USER member,
+    // and says who can show it; the API has none either.
+    await page.goto(`${suite.stack.url}/devices/${deviceId}/install`);
+    await page.getByTestId('install-key-managers-only').waitFor();
+    expect(await page.getByTestId('install-key-managers-only').innerText()).toBe(
+      `Only the creator or an administrator of the organization “${ORG_NAME}” can show the installation key and the command that holds it.`,
+    );
+    expect(await page.getByTestId('install-installation-key').count()).toBe(0);
+    expect(await page.getByTestId('install-command').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Reset installation key' }).count()).toBe(0);
+    expect((await api(user, 'GET', `/api/device/${deviceId}`)).body.installationId).toBeNull();
+    expect((await api(admin, 'GET', `/api/device/${deviceId}`)).body.installationId).toEqual(expect.any(String));
   });
 
   it('admin revokes user@, who then no longer sees the organization or its devices', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -12,6 +12,7 @@ import { drives } from './collectors/drives.js';
 import { LoadSampler } from './collectors/load.js';
 import { addresses } from './collectors/network.js';
 import { collectProperties } from './collectors/properties.js';
+import { SingleFlight } from './enrollment-loop.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
 
@@ -31,12 +32,13 @@ export class Agent {
   private stopped = false;
   private readonly load = new LoadSampler();
   private lastLoad = 0;
+  private readonly renewal = new SingleFlight<void>();
 
   constructor(
     private state: AgentState,
     private readonly store: StateStore,
-    /** Called when the broker refuses the credentials (the agent may re-enroll). */
-    private readonly onRefused?: () => Promise<AgentState | undefined>,
+    /** Called when the broker refuses the account: renews it, answering the new state (undefined once stopped). */
+    private readonly onRefused?: (current: AgentState) => Promise<AgentState | undefined>,
   ) {}
 
   start(): void {
@@ -109,11 +111,20 @@ export class Agent {
     }, delay);
   }
 
-  private async reenroll() {
-    const next = await this.onRefused?.().catch(() => undefined);
-    if (!next || this.stopped) return;
-    this.state = next;
-    await this.switchTo();
+  /**
+   * Every refused reconnection lands here while a renewal may already be under way: they join it,
+   * so there is one enrollment loop, with its own backoff, however often the broker says no.
+   */
+  private reenroll(): Promise<void> {
+    return this.renewal.run(async () => {
+      const next = await this.onRefused?.(this.state).catch((err: Error) => {
+        log('error', 'cannot renew the account', { err: err.message });
+        return undefined;
+      });
+      if (!next || this.stopped) return;
+      this.state = next;
+      await this.switchTo();
+    });
   }
 
   private publish(topic: string, payload: unknown, retain = false) {

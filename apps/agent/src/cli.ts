@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { Agent } from './agent.js';
+import type { EnrollmentProof } from './enroll.js';
+import { retryEnrollment, type RetryOptions } from './enrollment-loop.js';
 import { log } from './log.js';
 import { defaultDataDir, StateStore, type AgentState } from './store.js';
 import { AGENT_VERSION } from './version.js';
@@ -9,40 +11,33 @@ const USAGE = `Usage: fleetlink-agent run --server <console url> --device <id> [
 
   --server    the Fleetlink console, e.g. https://fleetlink.example.com
   --device    the device id (Install page)
-  --key       the installation key (Install page); needed only for the first run
+  --key       the installation key (Install page); needed only for the first run, and
+              after a manager reset the key
   --data-dir  where the agent keeps its credentials (default ~/.fleetlink-agent/<device id>)
 `;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Enrolls, retrying while the console is away; a refusal (unknown id, wrong key) ends the agent. */
-async function enrollUntilDone(server: string, device: string, key: string, store: StateStore): Promise<AgentState> {
+/**
+ * Enrolls with what proves the device (the key on a first run; its MQTT password, and the key if
+ * given, when it renews), retrying while the console is away; saves and answers the new state.
+ */
+async function enrollUntilDone(server: string, device: string, proof: EnrollmentProof, store: StateStore, o: RetryOptions): Promise<AgentState | undefined> {
   // Loaded on demand: a running agent that already has its credentials never carries it.
   const { enroll, EnrollmentRefused } = await import('./enroll.js');
-  let delay = 1000;
-  for (;;) {
-    try {
-      const res = await enroll(server, device, key);
-      const message = res.servers.find((s) => s.type === 'MESSAGE')!;
-      const state: AgentState = {
-        consoleUrl: server,
-        deviceId: res.deviceId,
-        mqtt: res.mqtt,
-        messageServer: { id: message.id, url: message.url, trustStore: message.trustStore },
-        servers: res.servers,
-        heartbeatSeconds: res.heartbeatSeconds,
-        metricsSeconds: res.metricsSeconds,
-      };
-      store.save(state);
-      log('info', 'enrolled', { device, server: message.url });
-      return state;
-    } catch (err) {
-      if (err instanceof EnrollmentRefused) throw err;
-      log('warn', 'enrollment failed, retrying', { err: (err as Error).message, inMs: delay });
-      await sleep(delay);
-      delay = Math.min(60_000, delay * 2);
-    }
-  }
+  const res = await retryEnrollment(() => enroll(server, device, proof), (err) => err instanceof EnrollmentRefused, o);
+  if (!res) return undefined;
+  const message = res.servers.find((s) => s.type === 'MESSAGE')!;
+  const state: AgentState = {
+    consoleUrl: server,
+    deviceId: res.deviceId,
+    mqtt: res.mqtt,
+    messageServer: { id: message.id, url: message.url, trustStore: message.trustStore },
+    servers: res.servers,
+    heartbeatSeconds: res.heartbeatSeconds,
+    metricsSeconds: res.metricsSeconds,
+  };
+  store.save(state);
+  log('info', 'enrolled', { device, server: message.url });
+  return state;
 }
 
 async function run(argv: string[]) {
@@ -67,13 +62,18 @@ async function run(argv: string[]) {
       process.stderr.write(`This agent is not enrolled yet: give --key, the installation key from the device Install page.\n`);
       process.exit(2);
     }
-    state = await enrollUntilDone(server, values.device, values.key, store);
+    // A refusal ends a first run: the key is wrong, used, or for another device.
+    state = (await enrollUntilDone(server, values.device, { key: values.key }, store, { onRefusal: 'end' }))!;
   }
-  const key = values.key;
-  const agent = new Agent(state, store, key ? () => enrollUntilDone(server, values.device!, key, store) : undefined);
+  let stopping = false;
+  const { key } = values;
+  // When the broker refuses its account, the agent renews it with its own password (and the key,
+  // if it was given: a reset key is how a manager lets a reinstalled agent in again).
+  const agent = new Agent(state, store, (current) =>
+    enrollUntilDone(server, current.deviceId, { password: current.mqtt.password, key }, store, { onRefusal: 'retry', stopped: () => stopping }),
+  );
   agent.start();
   log('info', 'agent running', { version: AGENT_VERSION, device: state.deviceId, pid: process.pid });
-  let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;

@@ -15,6 +15,8 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 
 /** Both drivers expose the same query builder; repositories only ever see this type. */
 export type Db = ReturnType<typeof drizzlePglite<typeof schema>>;
+/** Either the database or a transaction on it: what a repository write that may join a transaction takes. */
+export type DbExecutor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;

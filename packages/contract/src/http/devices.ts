@@ -41,8 +41,13 @@ export const deviceSchema = z.object({
   drives: z.array(deviceDriveSchema),
   lastResponse: z.string().nullable(),
   latency: z.number().nullable(),
-  /** The secret installation key the agent enrolls with (Install page). */
-  installationId: z.string(),
+  /**
+   * The secret installation key the agent enrolls with (Install page): only for those who may
+   * manage the device, null for the other members.
+   */
+  installationId: z.string().nullable(),
+  /** When an agent enrolled with the current key (ISO); a used key enrolls nothing until it is reset. */
+  installationKeyUsedAt: z.string().nullable(),
   servers: z.array(z.object({ url: z.string() })),
   monitors: z.array(deviceMonitorRefSchema),
   tunnels: z.array(z.unknown()),
@@ -52,7 +57,7 @@ export const deviceSchema = z.object({
 export type Device = z.infer<typeof deviceSchema>;
 
 /** Search results carry no installation key: lists never need the secret. */
-export const deviceListItemSchema = deviceSchema.omit({ installationId: true, canManage: true });
+export const deviceListItemSchema = deviceSchema.omit({ installationId: true, installationKeyUsedAt: true, canManage: true });
 export type DeviceListItem = z.infer<typeof deviceListItemSchema>;
 
 export const deviceStatusFilterSchema = z.enum(['online', 'offline']);
@@ -108,3 +113,7 @@ export const deviceRoutes = {
   organizations: { method: 'GET', path: '/api/device-organizations', role: 'USER' },
   reindex: { method: 'GET', path: '/api/devices-search-reindex', role: 'ADMIN' },
 } as const;
+
+/** POST /api/device/{id}/installation-key: the new key, after the old one and the agent's account were retired. */
+export const installationKeyResetSchema = z.object({ installationId: z.string() });
+export type InstallationKeyReset = z.infer<typeof installationKeyResetSchema>;

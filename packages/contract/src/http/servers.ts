@@ -151,12 +151,20 @@ export const deviceServersSchema = z.array(serverSchema);
 
 // ---- Agent enrollment (public, authenticated by device id + installation key) ----
 
-export const agentEnrollRequestSchema = z.object({
-  deviceId: z.uuid({ error: 'The device id is not valid.' }),
-  key: z.string({ error: 'The installation key is required.' }).min(1, 'The installation key is required.').max(512),
-  /** What the agent is, for the log only. */
-  agent: z.object({ version: z.string().max(64), hostname: z.string().max(255) }).partial().optional(),
-});
+/**
+ * An agent proves it is the device either with the installation key (its first enrollment, or the
+ * first after a manager reset the key) or with the MQTT password it was given (an enrolled agent
+ * renewing its account, e.g. after a broker lost it): a used key enrolls nothing.
+ */
+export const agentEnrollRequestSchema = z
+  .object({
+    deviceId: z.uuid({ error: 'The device id is not valid.' }),
+    key: z.string().min(1, 'The installation key is required.').max(512).optional(),
+    password: z.string().min(1).max(512).optional(),
+    /** What the agent is, for the log only. */
+    agent: z.object({ version: z.string().max(64), hostname: z.string().max(255) }).partial().optional(),
+  })
+  .refine((b) => b.key !== undefined || b.password !== undefined, { message: 'The installation key is required.', path: ['key'] });
 export type AgentEnrollRequest = z.infer<typeof agentEnrollRequestSchema>;
 
 /** What an agent needs to reach a server: never the console's own credentials. */

@@ -25,8 +25,10 @@ export const devices = pgTable(
     description: text('description'),
     branch: text('branch', { enum: ['PRODUCTION', 'ACCEPTANCE'] }).notNull().default('PRODUCTION'),
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    /** Secret the agent presents once at enrollment; shown to members on the Install page. */
+    /** Secret the agent presents once at enrollment; shown to managers on the Install page. */
     installationKey: text('installation_key').notNull(),
+    /** When an agent enrolled with the current key: from then on the key enrolls nothing until reset. */
+    installationKeyUsedAt: timestamp('installation_key_used_at', { withTimezone: true }),
     online: boolean('online').notNull().default(false),
     /** Agent-reported properties; null until an agent has reported (SPEC: absent when not installed). */
     properties: jsonb('properties').$type<Record<string, string>>(),

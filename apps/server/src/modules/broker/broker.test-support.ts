@@ -143,8 +143,8 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 /** Enrolls a device through the API as its agent would; answers its MQTT account and message server URL. */
-export async function enrollByHand(tc: TestConsole, dev: { id: string; key: string }): Promise<{ username: string; password: string; url: string }> {
-  const res = await tc.api('/api/agent/enroll', { method: 'POST', json: { deviceId: dev.id, key: dev.key } });
+export async function enrollByHand(tc: TestConsole, dev: { id: string; key?: string; password?: string }): Promise<{ username: string; password: string; url: string }> {
+  const res = await tc.api('/api/agent/enroll', { method: 'POST', json: { deviceId: dev.id, key: dev.key, password: dev.password } });
   if (res.status !== 200) throw new Error(`enrollment answered ${res.status}: ${await res.text()}`);
   const body = (await res.json()) as { mqtt: { username: string; password: string }; servers: { type: string; url: string }[] };
   return { ...body.mqtt, url: body.servers.find((s) => s.type === 'MESSAGE')!.url };

@@ -65,9 +65,9 @@ function impersonationSuite(setup: () => Promise<{ tc: TestConsole; serverId: st
   it("refuses a device's login with the console's client id or another device's, and both stay connected", async () => {
     const attacker = await createDevice(tc.database.db, 'attacker');
     const victim = await createDevice(tc.database.db, 'victim');
-    // Enrolled twice: the second enrollment re-keys the account it already has on the broker.
-    await enrollByHand(tc, attacker);
-    const stolen = await enrollByHand(tc, attacker);
+    // Enrolled, then renewed: the renewal provisions the account it already has on the broker again.
+    const first = await enrollByHand(tc, attacker);
+    const stolen = await enrollByHand(tc, { id: attacker.id, password: first.password });
     const dataDir = tempDir('fleetlink-agent-');
     dirs.push(dataDir);
     const agent = spawnAgent({ server: tc.url, device: victim.id, key: victim.key, dataDir });

@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { Aedes, type AuthenticateError } from 'aedes';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { agentClientId, isOwnTopic } from '@fleetlink/contract';
 
 /** Who a broker connection is, once authenticated. */
@@ -113,6 +113,16 @@ export class EmbeddedBroker {
       `MQTT ${action} refused: outside the device's own topics`,
     );
     return false;
+  }
+
+  /** Closes the device's connection, if it has one (its account was retired). */
+  disconnectDevice(deviceId: string): void {
+    // Aedes keeps its connected clients by id (what its own takeover uses), but its types omit it.
+    const clients = (this.aedes as unknown as { clients?: Record<string, Client | undefined> } | undefined)?.clients;
+    const client = clients?.[agentClientId(deviceId)];
+    if (!client) return;
+    this.opts.log.info({ clientId: client.id, deviceId }, 'MQTT connection closed: the device account was retired');
+    client.close();
   }
 
   /** Stops listening and drops every connection (clients see the broker go away). */

@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import { DeviceWorkQueue } from './device-work-queue.js';
+import type { EmbeddedBroker } from './embedded-broker.js';
 import { ConnectionLostError, HubConnection, type HubLog } from './hub-connection.js';
 import { bindDeviceClientIds, ensureConsoleRole, provisionDevice, removeDevice } from './dynsec.js';
 
@@ -68,6 +69,7 @@ export class MessageHub {
       log: HubLog;
       /** The embedded broker's server: it checks device accounts itself, no dynamic security. */
       embeddedServerId?: string;
+      embeddedBroker?: Pick<EmbeddedBroker, 'disconnectDevice'>;
     },
   ) {}
 
@@ -268,10 +270,26 @@ export class MessageHub {
     }
   }
 
+  /**
+   * Removes the device's account from a server (Mosquitto dynamic security), which also drops its
+   * connection there; fails when the server cannot confirm it. The embedded broker has no accounts
+   * of its own: it reads the database at each login.
+   */
   async removeDevice(serverId: string, deviceId: string): Promise<void> {
+    if (serverId === this.deps.embeddedServerId) return;
     const c = this.connections.get(serverId);
-    if (serverId === this.deps.embeddedServerId || !c?.connected) return;
-    await removeDevice(c, deviceId).catch(() => {});
+    if (!c) throw new AppError(503, ErrorCode.Unavailable, 'The message server is not connected to the console.');
+    await waitConnected(c, 5000);
+    try {
+      await removeDevice(c, deviceId);
+    } catch (err) {
+      throw new AppError(503, ErrorCode.Unavailable, `The device account could not be removed from the message server: ${(err as Error).message}`);
+    }
+  }
+
+  /** Closes the device's connection to the embedded broker, if it has one. */
+  disconnectDevice(deviceId: string): void {
+    this.deps.embeddedBroker?.disconnectDevice(deviceId);
   }
 }
 

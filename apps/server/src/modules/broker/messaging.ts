@@ -3,7 +3,10 @@ import type { Env } from '../../env.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { DeviceCredentials } from '../enrollment/credentials.js';
+import { EnrollmentRepository } from '../enrollment/enrollment.repository.js';
 import { EnrollmentService } from '../enrollment/enrollment.service.js';
+import { MembershipRepository } from '../organizations/membership.repository.js';
+import { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { ServersService } from '../servers/servers.service.js';
 import { TelemetryRepository } from '../telemetry/telemetry.repository.js';
@@ -32,7 +35,7 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
   const embedded = env.MQTT_EMBEDDED_PORT
     ? await startEmbeddedBroker({ db, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log })
     : undefined;
-  const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId });
+  const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker });
   const servers = new ServersService(serversRepo, hub, credentials, log);
   const telemetryRepo = new TelemetryRepository(db);
   const telemetry = new TelemetryService({
@@ -49,8 +52,9 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
   await hub.start();
   telemetry.start();
   const enrollment = new EnrollmentService({
-    db,
+    repo: new EnrollmentRepository(db, serversRepo),
     servers: serversRepo,
+    policy: new OrganizationPolicy(new MembershipRepository(db)),
     credentials,
     hub,
     log,

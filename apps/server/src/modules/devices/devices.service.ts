@@ -98,6 +98,13 @@ export function toListItem({ device: d, organization, servers }: DeviceWithOrgan
   };
 }
 
+/** The installation key goes only to those who may manage the device: with it, one could enroll as the device. */
 export function toDevice(row: DeviceWithOrganization, manage: boolean): Device {
-  return { ...toListItem(row), installationId: row.device.installationKey, canManage: manage };
+  const usedAt = row.device.installationKeyUsedAt;
+  return {
+    ...toListItem(row),
+    installationId: manage ? row.device.installationKey : null,
+    installationKeyUsedAt: usedAt ? new Date(usedAt).toISOString() : null,
+    canManage: manage,
+  };
 }

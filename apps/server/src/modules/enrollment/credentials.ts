@@ -23,7 +23,7 @@ export async function loadOrCreateSetting<T>(db: Db, name: string, create: () =>
 /**
  * Device MQTT accounts. The password is HMAC(secret, deviceId:salt): the console can provision the
  * same password on another broker when it migrates a device, while the database keeps only a hash
- * (and a new salt, at re-enrollment, retires the old password).
+ * (and a new salt, at an enrollment with a new key, retires the old password).
  */
 export class DeviceCredentials {
   private constructor(
@@ -40,16 +40,14 @@ export class DeviceCredentials {
     return createHmac('sha256', this.secret).update(`${deviceId}:${salt}`).digest('base64url');
   }
 
-  /** Issues a fresh password for a device (its username is its id). */
-  async issue(deviceId: string): Promise<{ username: string; password: string }> {
+  /**
+   * A fresh account for a device (its username is its id), not yet stored: enrollment provisions it
+   * on the broker first and stores it only once that has worked (EnrollmentRepository.commit).
+   */
+  prepare(deviceId: string): NewDeviceAccount {
     const salt = randomBytes(12).toString('base64url');
     const password = this.derive(deviceId, salt);
-    const values = { deviceId, username: deviceId, passwordHash: sha256(password), salt, createdAt: new Date() };
-    await this.db
-      .insert(deviceCredentials)
-      .values(values)
-      .onConflictDoUpdate({ target: deviceCredentials.deviceId, set: { passwordHash: values.passwordHash, salt, createdAt: values.createdAt } });
-    return { username: deviceId, password };
+    return { username: deviceId, password, row: { deviceId, username: deviceId, passwordHash: sha256(password), salt } };
   }
 
   /** The device's current password, for provisioning it on another broker. */
@@ -67,4 +65,11 @@ export class DeviceCredentials {
       .where(eq(deviceCredentials.username, username));
     return row && safeEqual(row.passwordHash, sha256(password)) ? row.deviceId : undefined;
   }
+}
+
+export interface NewDeviceAccount {
+  username: string;
+  password: string;
+  /** What the device_credentials row will hold: never the password itself. */
+  row: { deviceId: string; username: string; passwordHash: string; salt: string };
 }

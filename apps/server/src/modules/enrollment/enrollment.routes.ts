@@ -1,11 +1,12 @@
 import rateLimit from '@fastify/rate-limit';
-import { agentEnrollRequestSchema, agentEnrollResponseSchema, ErrorCode } from '@fleetlink/contract';
+import { agentEnrollRequestSchema, agentEnrollResponseSchema, deviceIdParamsSchema, ErrorCode, installationKeyResetSchema, RealmRole } from '@fleetlink/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EnrollmentService } from './enrollment.service.js';
 
 /**
  * POST /api/agent/enroll: public (the agent has no user token), authenticated by device id and
- * installation key, and rate-limited per address so keys cannot be guessed.
+ * installation key (or, once enrolled, its own MQTT password), and rate-limited per address so
+ * keys cannot be guessed. POST /api/device/{id}/installation-key: a manager resets the key.
  */
 export const enrollmentRoutes: FastifyPluginAsyncZod<{ service: EnrollmentService; perMinute: number }> = async (app, { service, perMinute }) => {
   await app.register(rateLimit, {
@@ -23,5 +24,19 @@ export const enrollmentRoutes: FastifyPluginAsyncZod<{ service: EnrollmentServic
       schema: { tags: ['agent'], body: agentEnrollRequestSchema, response: { 200: agentEnrollResponseSchema } },
     },
     (req) => service.enroll(req.body),
+  );
+
+  app.post(
+    '/device/:id/installation-key',
+    {
+      config: { roles: [RealmRole.User] },
+      schema: {
+        tags: ['devices'],
+        summary: 'Reset the installation key: the old key and the agent’s account stop working, and its agent is disconnected',
+        params: deviceIdParamsSchema,
+        response: { 200: installationKeyResetSchema },
+      },
+    },
+    async (req) => ({ installationId: await service.resetKey(req.principal, req.params.id) }),
   );
 };

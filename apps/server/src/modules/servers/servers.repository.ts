@@ -1,6 +1,6 @@
 import type { ServerStatus, ServerType } from '@fleetlink/contract';
 import { and, asc, count, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, DbExecutor } from '../../db/client.js';
 import { deviceServers, organizations, servers } from '../../db/schema/index.js';
 
 export type ServerRow = typeof servers.$inferSelect;
@@ -95,13 +95,13 @@ export class ServersRepository {
     return own.length > 0 ? own : pick(isNull(servers.organizationId));
   }
 
-  async assign(deviceId: string, serverId: string): Promise<void> {
-    await this.db.insert(deviceServers).values({ deviceId, serverId }).onConflictDoNothing();
+  async assign(deviceId: string, serverId: string, on: DbExecutor = this.db): Promise<void> {
+    await on.insert(deviceServers).values({ deviceId, serverId }).onConflictDoNothing();
   }
 
   /** Moves a device from one server to another in one step. */
-  async move(deviceId: string, fromServerId: string, toServerId: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  async move(deviceId: string, fromServerId: string, toServerId: string, on: DbExecutor = this.db): Promise<void> {
+    await on.transaction(async (tx) => {
       await tx.delete(deviceServers).where(and(eq(deviceServers.deviceId, deviceId), eq(deviceServers.serverId, fromServerId)));
       await tx.insert(deviceServers).values({ deviceId, serverId: toServerId }).onConflictDoNothing();
     });

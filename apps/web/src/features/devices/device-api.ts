@@ -4,6 +4,7 @@ import {
   deviceSchema,
   deviceSearchResultSchema,
   deviceTagsSchema,
+  installationKeyResetSchema,
   type DeviceForm,
   type DeviceStatusFilter,
 } from '@fleetlink/contract';
@@ -100,4 +101,14 @@ export function useDeleteDevice(id: string) {
 export function useReindexDevices() {
   const api = useApi();
   return useMutation({ mutationFn: () => api.get('/api/devices-search-reindex', deviceReindexResultSchema) });
+}
+
+/** A new installation key; the old one and the agent's account stop working, and the agent is disconnected. */
+export function useResetInstallationKey(id: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post(`/api/device/${encodeURIComponent(id)}/installation-key`, undefined, installationKeyResetSchema),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.detail(id) }),
+  });
 }

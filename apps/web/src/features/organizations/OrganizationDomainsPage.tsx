@@ -3,7 +3,7 @@ import { Badge, Button, Card, Code, Group, Stack, Table, Text, TextInput, Title,
 import { useForm } from '@mantine/form';
 import { IconTrash, IconWorldPlus } from '@tabler/icons-react';
 import { useParams } from 'react-router';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { since } from './format';
 import { canManage, useAddDomain, useOrganization, useRevokeDomain } from './organization-api';
 import { zodValidate } from './zod-validate';

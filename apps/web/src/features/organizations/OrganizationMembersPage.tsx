@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { IconUserMinus, IconUserPlus } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { useSession } from '../../app/auth/useSession';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { since } from './format';
 import { canManage, useAddMember, useOrganization, useRevokeMember } from './organization-api';
 import { zodValidate } from './zod-validate';

@@ -2,7 +2,7 @@ import { countryName } from '@fleetlink/contract';
 import { Anchor, Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconEdit, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { canManage, useDeleteOrganization, useOrganization } from './organization-api';
 import { OrganizationTypeIcon, organizationTypeLabel } from './OrganizationTypeIcon';
 import { ORGANIZATION_HAS_DEVICES } from '@fleetlink/contract';

@@ -1,6 +1,6 @@
 import { Alert, Loader, Stack, Title } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
-import { ConfirmButton } from '../organizations/ConfirmButton';
+import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { ServerForm } from './ServerForm';
 import { useDeleteServer, useSaveServer, useServer } from './server-api';
 

@@ -1,6 +1,10 @@
 import { ActionIcon, Card, Code, CopyButton, Group, List, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconEye, IconEyeOff } from '@tabler/icons-react';
+import type { Device } from '@fleetlink/contract';
+import { IconCheck, IconCopy, IconEye, IconEyeOff, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmButton } from '../../../app/forms/ConfirmButton';
+import { formatDateTime } from '../../../app/format/date-format';
+import { useResetInstallationKey } from '../device-api';
 import { useCurrentDevice } from './DeviceLayout';
 import { AGENT_BIN, agentCommand, maskedAgentCommand, maskSecret } from './agent-command';
 
@@ -99,24 +103,76 @@ function AgentCommandCard({ deviceId, installationKey }: { deviceId: string; ins
   );
 }
 
+/** Where a member who may not manage the device reads why there is no key. */
+function KeyForManagersOnly({ organization }: { organization: string }) {
+  return (
+    <Text size="sm" data-testid="install-key-managers-only">
+      Only the creator or an administrator of the organization “{organization}” can show the installation key and the command that
+      holds it.
+    </Text>
+  );
+}
+
+/** Whether the key still enrolls, and the way to a new one: a used key enrolls nothing (issue 23). */
+function KeyState({ device }: { device: Device }) {
+  const reset = useResetInstallationKey(device.id);
+  const usedAt = device.installationKeyUsedAt;
+  return (
+    <Stack gap="xs" mt="md">
+      <Text size="sm" c="dimmed" data-testid="install-key-state">
+        {usedAt
+          ? `The agent enrolled with this key on ${formatDateTime(new Date(usedAt))}; it enrolls nothing more. To enroll the device again (a reinstalled or replaced machine), reset the key.`
+          : 'Not used yet: the first agent that enrolls with this key uses it up.'}
+      </Text>
+      <Group>
+        <ConfirmButton
+          variant="light"
+          color="red"
+          leftSection={<IconKey size={16} />}
+          loading={reset.isPending}
+          question={`Reset the installation key of ${device.name}? The agent running now is disconnected, and only the new key can enroll the device again.`}
+          confirmLabel="Reset"
+          onConfirm={() => reset.mutateAsync()}
+        >
+          Reset installation key
+        </ConfirmButton>
+      </Group>
+    </Stack>
+  );
+}
+
 /** /devices/{id}/install: what the agent needs to enroll, the command to run it, and the downloads (SPEC §2). */
 export function DeviceInstallPage() {
   const device = useCurrentDevice();
+  const key = device.installationId;
   return (
     <Stack>
-      <AgentCommandCard deviceId={device.id} installationKey={device.installationId} />
+      {key !== null ? (
+        <AgentCommandCard deviceId={device.id} installationKey={key} />
+      ) : (
+        <Card withBorder radius="md" data-testid="install-command-card">
+          <Title order={4} mb="sm">
+            Run the agent
+          </Title>
+          <Text size="sm" c="dimmed">
+            The command holds the device’s installation key: ask the creator or an administrator of the organization “
+            {device.organization.name}” to run the agent, or for the command.
+          </Text>
+        </Card>
+      )}
       <Card withBorder radius="md">
         <Title order={4} mb="sm">
           Device id and installation key
         </Title>
         <Text size="sm" c="dimmed" mb="md">
-          The agent enrolls this device with its id and installation key. Keep the key secret: whoever has it can enroll as this
-          device.
+          The agent enrolls this device with its id and installation key, once: after that it uses credentials of its own. Keep the
+          key secret until then.
         </Text>
         <Stack>
           <SecretField label="Device id" value={device.id} />
-          <SecretField label="Installation key" value={device.installationId} />
+          {key !== null ? <SecretField label="Installation key" value={key} /> : <KeyForManagersOnly organization={device.organization.name} />}
         </Stack>
+        {key !== null ? <KeyState device={device} /> : null}
       </Card>
       <Card withBorder radius="md">
         <Title order={4} mb="sm">

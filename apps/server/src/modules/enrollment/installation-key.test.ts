@@ -1,0 +1,244 @@
+import { rmSync } from 'node:fs';
+import mqtt from 'mqtt';
+import { agentClientId, deviceSchema } from '@fleetlink/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceCredentials, organizationMembers } from '../../db/schema/index.js';
+import { freePort, type TestConsole } from '../../testing/test-console.js';
+import {
+  createDevice,
+  deviceRow,
+  enrollByHand,
+  mosquittoBin,
+  registerMosquitto,
+  spawnAgent,
+  startAgentTestConsole,
+  startMosquitto,
+  tempDir,
+  waitFor,
+  type AgentProcess,
+  type MosquittoProcess,
+} from '../broker/broker.test-support.js';
+
+const bin = mosquittoBin();
+const ADMIN = 'admin@fleetlink.local';
+const USER = 'user@fleetlink.local';
+const KEY_USED =
+  'This installation key has already enrolled the device. To enroll it again, a creator or administrator of its organization resets the key on the Install page.';
+
+/** Whether a broker takes these credentials (one attempt, no retries). */
+async function brokerAccepts(account: { url: string; username: string; password: string }, deviceId: string): Promise<boolean> {
+  const client = await mqtt
+    .connectAsync(account.url, { ...account, clientId: agentClientId(deviceId), protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 })
+    .catch(() => undefined);
+  await client?.endAsync(true);
+  return !!client;
+}
+
+interface Setup {
+  tc: TestConsole;
+  serverId: string;
+  mosquitto?: MosquittoProcess;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Issue 23: reading a device is not owning it. The key is for managers; a used key enrolls
+ * nothing until a manager resets it, which retires the agent's account and disconnects it; and an
+ * enrollment stores nothing until the broker has the account.
+ */
+function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean) {
+  let s: Setup;
+  let admin: string;
+  let user: string;
+  const agents: AgentProcess[] = [];
+  const dirs: string[] = [];
+
+  /** A device of a new organization where admin@ is ADMIN and user@ a USER. */
+  async function memberDevice(name: string) {
+    const dev = await createDevice(s.tc.database.db, name);
+    await s.tc.database.db.insert(organizationMembers).values([
+      { organizationId: dev.organizationId, email: ADMIN, role: 'ADMIN' },
+      { organizationId: dev.organizationId, email: USER, role: 'USER' },
+    ]);
+    return dev;
+  }
+
+  async function runAgent(dev: { id: string; key: string }) {
+    const dataDir = tempDir('fleetlink-agent-');
+    dirs.push(dataDir);
+    const agent = spawnAgent({ server: s.tc.url, device: dev.id, key: dev.key, dataDir });
+    agents.push(agent);
+    await waitFor(async () => (await deviceRow(s.tc.database.db, dev.id)).online, 15_000, 'agent online');
+    await waitFor(() => s.tc.messaging!.hub.ping(dev.id).catch(() => undefined), 10_000, 'agent answering');
+    return agent;
+  }
+
+  const enroll = (json: object) => s.tc.api('/api/agent/enroll', { method: 'POST', json });
+  const resetKey = (id: string, token: string) => s.tc.api(`/api/device/${id}/installation-key`, { method: 'POST', token });
+  const credentialRow = async (id: string) => (await s.tc.database.db.select().from(deviceCredentials).where(eq(deviceCredentials.deviceId, id)))[0];
+
+  beforeAll(async () => {
+    s = await setup();
+    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
+    admin = await s.tc.token(ADMIN);
+    user = await s.tc.token(USER);
+  });
+
+  afterAll(async () => {
+    for (const a of agents) await a.kill();
+    await s?.tc.close();
+    await s?.dispose();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('gives the key to managers only: a USER member reads the device without it and cannot reset it', async () => {
+    const dev = await memberDevice('read only');
+    const asUser = deviceSchema.parse(await (await s.tc.api(`/api/device/${dev.id}`, { token: user })).json());
+    expect(asUser.installationId).toBeNull();
+    expect(asUser.canManage).toBe(false);
+    const asAdmin = deviceSchema.parse(await (await s.tc.api(`/api/device/${dev.id}`, { token: admin })).json());
+    expect(asAdmin.installationId).toBe(dev.key);
+    expect(asAdmin.installationKeyUsedAt).toBeNull();
+
+    const refused = await resetKey(dev.id, user);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).message).toBe('Only the creator or an administrator of the organization can change this device.');
+    expect((await deviceRow(s.tc.database.db, dev.id)).installationKey).toBe(dev.key);
+  });
+
+  it('refuses a used key while the real agent stays online, and after a reset the new key enrolls and the old agent is out', async () => {
+    const dev = await memberDevice('re-enrolled');
+    const agent = await runAgent(dev);
+    const usedAt = deviceSchema.parse(await (await s.tc.api(`/api/device/${dev.id}`, { token: admin })).json()).installationKeyUsedAt;
+    expect(usedAt).not.toBeNull();
+
+    const again = await enroll({ deviceId: dev.id, key: dev.key });
+    expect(again.status).toBe(403);
+    expect((await again.json()).message).toBe(KEY_USED);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await deviceRow(s.tc.database.db, dev.id)).online).toBe(true);
+    expect(await s.tc.messaging!.hub.ping(dev.id)).toBeGreaterThanOrEqual(0);
+    expect(agent.output()).not.toMatch(/connection error/);
+
+    const reset = await resetKey(dev.id, admin);
+    expect(reset.status).toBe(200);
+    const { installationId: newKey } = (await reset.json()) as { installationId: string };
+    expect(newKey).not.toBe(dev.key);
+    // The old agent is dropped at once, and its renewals are refused: it stays out.
+    await waitFor(() => s.tc.messaging!.hub.ping(dev.id).then(() => undefined, () => true), 10_000, 'old agent disconnected');
+    await waitFor(() => /refused the enrollment/.test(agent.output()), 10_000, 'old agent refused by the console');
+    expect(agent.output()).toContain("The device's credentials are no longer valid");
+    expect(await credentialRow(dev.id)).toBeUndefined();
+    const oldKey = await enroll({ deviceId: dev.id, key: dev.key });
+    expect(oldKey.status).toBe(403);
+
+    const fresh = await enrollByHand(s.tc, { id: dev.id, key: newKey });
+    expect(await brokerAccepts(fresh, dev.id)).toBe(true);
+    expect((await enroll({ deviceId: dev.id, key: newKey })).status).toBe(403);
+  }, 60_000);
+
+  // Only a broker with accounts of its own can lose one or fail to take one: the embedded broker reads the database.
+  if (!withAccounts) return;
+  it('lets an agent whose message server lost its account renew it with its own password, the key staying used', async () => {
+    const dev = await memberDevice('account lost');
+    const agent = await runAgent(dev);
+    const before = await deviceRow(s.tc.database.db, dev.id);
+    const account = await credentialRow(dev.id);
+
+    await s.tc.messaging!.hub.removeDevice(s.serverId, dev.id);
+    await waitFor(() => s.tc.messaging!.hub.ping(dev.id).then(() => undefined, () => true), 10_000, 'agent dropped with its account');
+    await waitFor(() => s.tc.messaging!.hub.ping(dev.id).catch(() => undefined), 20_000, 'agent back with its renewed account');
+    expect(agent.output().match(/"msg":"enrolled"/g)).toHaveLength(2);
+    expect(await credentialRow(dev.id)).toEqual(account);
+    expect((await deviceRow(s.tc.database.db, dev.id)).installationKeyUsedAt).toEqual(before.installationKeyUsedAt);
+  }, 60_000);
+
+  it('stores nothing when the message server fails mid-enrollment: the device keeps working credentials', async () => {
+    const mosquitto = s.mosquitto!;
+    const dev = await memberDevice('provisioning fails');
+    const account = await enrollByHand(s.tc, dev);
+    const before = await credentialRow(dev.id);
+
+    await mosquitto.stop();
+    try {
+      const renewal = await enroll({ deviceId: dev.id, password: account.password });
+      expect(renewal.status).toBe(503);
+      expect((await renewal.json()).message).toMatch(/message server/);
+      expect(await credentialRow(dev.id)).toEqual(before);
+    } finally {
+      await mosquitto.start();
+    }
+    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 15_000, 'hub reconnected');
+    expect(await brokerAccepts(account, dev.id)).toBe(true);
+
+    // After a reset, a first enrollment that fails leaves the new key unused.
+    const { installationId: newKey } = (await (await resetKey(dev.id, admin)).json()) as { installationId: string };
+    await mosquitto.stop();
+    try {
+      expect((await enroll({ deviceId: dev.id, key: newKey })).status).toBe(503);
+      expect(await credentialRow(dev.id)).toBeUndefined();
+      expect((await deviceRow(s.tc.database.db, dev.id)).installationKeyUsedAt).toBeNull();
+    } finally {
+      await mosquitto.start();
+    }
+    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 15_000, 'hub reconnected');
+    const fresh = await enrollByHand(s.tc, { id: dev.id, key: newKey });
+    expect(await brokerAccepts(fresh, dev.id)).toBe(true);
+    expect(await brokerAccepts(account, dev.id)).toBe(false);
+  }, 60_000);
+}
+
+describe('installation keys on the embedded broker', () => {
+  installationKeySuite(async () => {
+    const tc = await startAgentTestConsole({ ENROLL_RATE_LIMIT: '50' });
+    return { tc, serverId: tc.messaging!.embeddedServerId!, dispose: async () => {} };
+  }, false);
+});
+
+describe.skipIf(!bin)('installation keys on Mosquitto with dynamic security', () => {
+  installationKeySuite(async () => {
+    const mosquitto = await startMosquitto(bin!, await freePort());
+    const tc = await startAgentTestConsole({ MQTT_EMBEDDED_PORT: '0', ENROLL_RATE_LIMIT: '50' });
+    const serverId = await registerMosquitto(tc, mosquitto, await tc.token(ADMIN));
+    return { tc, serverId, mosquitto, dispose: () => mosquitto.dispose() };
+  }, true);
+});
+
+/**
+ * Issue 23, the agent: however often the broker refuses it, one enrollment loop runs, with its own
+ * backoff. The console allows one enrollment a minute here, so every renewal is answered 429.
+ */
+describe('an agent refused again and again', () => {
+  let tc: TestConsole;
+  let agent: AgentProcess | undefined;
+  const dataDir = tempDir('fleetlink-agent-');
+
+  beforeAll(async () => {
+    tc = await startAgentTestConsole({ ENROLL_RATE_LIMIT: '1' });
+  });
+
+  afterAll(async () => {
+    await agent?.kill();
+    await tc?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs one enrollment loop, which waits as long as the console asks', async () => {
+    const dev = await createDevice(tc.database.db, 'refused');
+    agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir, maxBackoffMs: 500 });
+    await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 15_000, 'agent online');
+
+    // The account disappears behind the console's back: every reconnection is refused.
+    await tc.database.db.delete(deviceCredentials).where(eq(deviceCredentials.deviceId, dev.id));
+    tc.messaging!.hub.disconnectDevice(dev.id);
+    const refusals = () => agent!.output().match(/Bad username or password/g)?.length ?? 0;
+    await waitFor(() => refusals() >= 8, 20_000, 'a burst of refused reconnections');
+
+    const attempts = agent.output().match(/"msg":"(enrollment failed, retrying|the console refused the enrollment[^"]*)"/g) ?? [];
+    expect(attempts).toHaveLength(1);
+    const waited = JSON.parse(agent.output().split('\n').find((l) => l.includes('enrollment failed, retrying'))!) as { inMs: number; err: string };
+    expect(waited.err).toMatch(/Too many enrollment attempts/);
+    expect(waited.inMs).toBeGreaterThan(30_000);
+  }, 60_000);
+});
