@@ -154,7 +154,7 @@ function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean
     expect((await deviceRow(s.tc.database.db, dev.id)).installationKeyUsedAt).toEqual(before.installationKeyUsedAt);
   }, 60_000);
 
-  it('stores nothing when the message server fails mid-enrollment: the device keeps working credentials', async () => {
+  it('stores nothing when the message server fails mid-enrollment or mid-reset: the device keeps working credentials', async () => {
     const mosquitto = s.mosquitto!;
     const dev = await memberDevice('provisioning fails');
     const account = await enrollByHand(s.tc, dev);
@@ -165,6 +165,20 @@ function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean
       const renewal = await enroll({ deviceId: dev.id, password: account.password });
       expect(renewal.status).toBe(503);
       expect((await renewal.json()).message).toMatch(/message server/);
+      expect(await credentialRow(dev.id)).toEqual(before);
+    } finally {
+      await mosquitto.start();
+    }
+    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 15_000, 'hub reconnected');
+    expect(await brokerAccepts(account, dev.id)).toBe(true);
+
+    // A reset the message server cannot confirm changes nothing: the old key and account stay.
+    await mosquitto.stop();
+    try {
+      const refused = await resetKey(dev.id, admin);
+      expect(refused.status).toBe(503);
+      expect((await refused.json()).message).toBe('The message server is not reachable right now.');
+      expect((await deviceRow(s.tc.database.db, dev.id)).installationKey).toBe(dev.key);
       expect(await credentialRow(dev.id)).toEqual(before);
     } finally {
       await mosquitto.start();
