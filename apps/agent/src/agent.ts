@@ -49,6 +49,11 @@ export class Agent {
     this.timers.push(setInterval(() => void this.publishProperties(), Math.max(60, metricsSeconds * 5) * 1000));
   }
 
+  /** Whether the broker has taken the agent's connection. */
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
   private get deviceId() {
     return this.state.deviceId;
   }

@@ -69,8 +69,9 @@ async function run(argv: string[]) {
   const { key } = values;
   // When the broker refuses its account, the agent renews it with its own password (and the key,
   // if it was given: a reset key is how a manager lets a reinstalled agent in again).
-  const agent = new Agent(state, store, (current) =>
-    enrollUntilDone(server, current.deviceId, { password: current.mqtt.password, key }, store, { onRefusal: 'retry', stopped: () => stopping }),
+  // The renewal ends too when the broker takes the agent back meanwhile (its account restored).
+  const agent: Agent = new Agent(state, store, (current) =>
+    enrollUntilDone(server, current.deviceId, { password: current.mqtt.password, key }, store, { onRefusal: 'retry', stopped: () => stopping || agent.connected }),
   );
   agent.start();
   log('info', 'agent running', { version: AGENT_VERSION, device: state.deviceId, pid: process.pid });
