@@ -198,10 +198,12 @@ describe('agent: a real agent started from the Install page brings a device onli
     //    confirmation) shows a new key and drops the running agent, whose renewals are refused.
     await page.goto(`${suite.stack.url}/devices/${id}/install`);
     await page.getByTestId('install-key-state').getByText('The agent enrolled with this key on', { exact: false }).waitFor();
+    await page.getByTestId('install-command-key-used').waitFor();
     await page.getByRole('button', { name: 'Reset installation key' }).click();
     await page.getByText(`Reset the installation key of ${DEVICE_NAME}? The agent running now is disconnected, and only the new key can enroll the device again.`).waitFor();
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
     await page.getByTestId('install-key-state').getByText('Not used yet', { exact: false }).waitFor();
+    expect(await page.getByTestId('install-command-key-used').count()).toBe(0);
     const { body: reset } = await api(user, `/api/device/${id}`);
     expect(reset.installationId).not.toBe(created.installationId);
     await eventually('old agent refused', async () => agentOutput.includes("The device's credentials are no longer valid") || undefined);

@@ -93,10 +93,15 @@ interface DynsecClient {
   roles?: { rolename: string }[];
 }
 
-/** Removes the device's client and role (device deleted or moved away). */
+/**
+ * Removes the device's client and role; Mosquitto drops the client's connection with it. One the
+ * broker does not have (any more) counts as removed; any other error fails.
+ */
 export async function removeDevice(conn: HubConnection, deviceId: string): Promise<void> {
-  await conn.dynsec([
+  const responses = await conn.dynsec([
     { command: 'deleteClient', username: deviceId },
     { command: 'deleteRole', rolename: deviceRole(deviceId) },
   ]);
+  const failed = responses.find((r) => r.error && !/not found/i.test(r.error));
+  if (failed) throw new Error(`dynamic-security ${failed.command}: ${failed.error}`);
 }

@@ -58,7 +58,7 @@ function VisibilityToggle({ visible, onToggle, what }: { visible: boolean; onTog
  * The command that enrolls and runs the agent for this device. It contains the installation key,
  * so the key is masked on screen until shown; the copy button always copies the real command.
  */
-function AgentCommandCard({ deviceId, installationKey }: { deviceId: string; installationKey: string }) {
+function AgentCommandCard({ deviceId, installationKey, keyUsed }: { deviceId: string; installationKey: string; keyUsed: boolean }) {
   const [visible, setVisible] = useState(false);
   const input = { consoleUrl: window.location.origin, deviceId, installationKey };
   const command = agentCommand(input);
@@ -79,6 +79,11 @@ function AgentCommandCard({ deviceId, installationKey }: { deviceId: string; ins
         <VisibilityToggle visible={visible} onToggle={() => setVisible((v) => !v)} what="command" />
         <Copy value={command} label="command" />
       </Group>
+      {keyUsed ? (
+        <Text size="sm" c="orange.8" mt="xs" data-testid="install-command-key-used">
+          Its key has enrolled the device’s agent already: this command enrolls another machine only after the key is reset (below).
+        </Text>
+      ) : null}
       <Text size="sm" fw={500} mt="md">
         From a checkout of this repository
       </Text>
@@ -148,7 +153,7 @@ export function DeviceInstallPage() {
   return (
     <Stack>
       {key !== null ? (
-        <AgentCommandCard deviceId={device.id} installationKey={key} />
+        <AgentCommandCard deviceId={device.id} installationKey={key} keyUsed={device.installationKeyUsedAt !== null} />
       ) : (
         <Card withBorder radius="md" data-testid="install-command-card">
           <Title order={4} mb="sm">
