@@ -105,6 +105,14 @@ function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean
     expect(refused.status).toBe(403);
     expect((await refused.json()).message).toBe('Only the creator or an administrator of the organization can change this device.');
     expect((await deviceRow(s.tc.database.db, dev.id)).installationKey).toBe(dev.key);
+
+    // Neither a key nor a password: a clear 400; a password that is no account: the agent hears why.
+    const bare = await enroll({ deviceId: dev.id });
+    expect(bare.status).toBe(400);
+    expect((await bare.json()).message).toContain('The installation key is required.');
+    const guessed = await enroll({ deviceId: dev.id, password: 'guessed' });
+    expect(guessed.status).toBe(403);
+    expect((await guessed.json()).message).toMatch(/^The device's credentials are no longer valid/);
   });
 
   it('refuses a used key while the real agent stays online, and after a reset the new key enrolls and the old agent is out', async () => {
