@@ -60,10 +60,6 @@ export async function retryEnrollment<T>(attempt: () => Promise<T>, isRefusal: (
 export class SingleFlight<T> {
   private running?: Promise<T>;
 
-  get busy(): boolean {
-    return this.running !== undefined;
-  }
-
   run(task: () => Promise<T>): Promise<T> {
     this.running ??= task().finally(() => {
       this.running = undefined;

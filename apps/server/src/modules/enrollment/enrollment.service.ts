@@ -50,20 +50,18 @@ export class EnrollmentService {
     },
   ) {}
 
-  async enroll(req: AgentEnrollRequest): Promise<AgentEnrollResponse> {
-    // Validated before queueing: an unknown id must not hold a place in the queue.
-    const device = await this.o.repo.device(req.deviceId);
-    if (!device) {
-      this.o.log.warn({ deviceId: req.deviceId }, 'enrollment refused: unknown device');
-      throw notFound('There is no device with this id. Copy the command from the device Install page.');
-    }
-    return this.serial.run(device.id, () => this.enrollSerially(req));
+  enroll(req: AgentEnrollRequest): Promise<AgentEnrollResponse> {
+    return this.serial.run(req.deviceId, () => this.enrollSerially(req));
   }
 
+  /** Read inside the device's turn, so it sees what the enrollment or reset before it stored. */
   private async enrollSerially(req: AgentEnrollRequest): Promise<AgentEnrollResponse> {
     const { repo, credentials, hub, log } = this.o;
     const device = await repo.device(req.deviceId);
-    if (!device) throw notFound('There is no device with this id. Copy the command from the device Install page.');
+    if (!device) {
+      log.warn({ deviceId: req.deviceId }, 'enrollment refused: unknown device');
+      throw notFound('There is no device with this id. Copy the command from the device Install page.');
+    }
     const account = await this.account(device, req);
 
     const { assigned, changes } = await this.assign(device);

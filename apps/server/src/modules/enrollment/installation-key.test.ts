@@ -74,6 +74,7 @@ function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean
     return agent;
   }
 
+  const readDevice = async (id: string, token: string) => deviceSchema.parse(await (await s.tc.api(`/api/device/${id}`, { token })).json());
   const enroll = (json: object) => s.tc.api('/api/agent/enroll', { method: 'POST', json });
   const resetKey = (id: string, token: string) => s.tc.api(`/api/device/${id}/installation-key`, { method: 'POST', token });
   const credentialRow = async (id: string) => (await s.tc.database.db.select().from(deviceCredentials).where(eq(deviceCredentials.deviceId, id)))[0];
@@ -94,10 +95,10 @@ function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean
 
   it('gives the key to managers only: a USER member reads the device without it and cannot reset it', async () => {
     const dev = await memberDevice('read only');
-    const asUser = deviceSchema.parse(await (await s.tc.api(`/api/device/${dev.id}`, { token: user })).json());
+    const asUser = await readDevice(dev.id, user);
     expect(asUser.installationId).toBeNull();
     expect(asUser.canManage).toBe(false);
-    const asAdmin = deviceSchema.parse(await (await s.tc.api(`/api/device/${dev.id}`, { token: admin })).json());
+    const asAdmin = await readDevice(dev.id, admin);
     expect(asAdmin.installationId).toBe(dev.key);
     expect(asAdmin.installationKeyUsedAt).toBeNull();
 
@@ -118,7 +119,7 @@ function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean
   it('refuses a used key while the real agent stays online, and after a reset the new key enrolls and the old agent is out', async () => {
     const dev = await memberDevice('re-enrolled');
     const agent = await runAgent(dev);
-    const usedAt = deviceSchema.parse(await (await s.tc.api(`/api/device/${dev.id}`, { token: admin })).json()).installationKeyUsedAt;
+    const usedAt = (await readDevice(dev.id, admin)).installationKeyUsedAt;
     expect(usedAt).not.toBeNull();
 
     const again = await enroll({ deviceId: dev.id, key: dev.key });
