@@ -24,7 +24,7 @@ const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir
 const attempts = () => agent.output().split('\n').filter((l) => l.includes('"connection error"')).length;
 try {
   await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 30_000, 'agent online');
-  const pid = agent.child.pid!;
+  const pid = await agent.workerPid();
   await sleep(5000);
   const before = rssMb(pid);
   const broker = tc.messaging!.broker!;

@@ -4,8 +4,10 @@
 // keeps an idle agent small (issue 4: under 60 MB RSS). In a source checkout the bundle is built
 // (`npm run build`) or rebuilt here when missing or older than the sources it was made from; only
 // when that cannot be done (no esbuild) does it fall back to the sources through tsx.
+// `run` runs the agent as a child process that can restart (supervise.mjs); everything else here.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { supervise } from './supervise.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const entry = here('../dist/cli.mjs');
@@ -40,8 +42,12 @@ async function rebuild() {
   }
 }
 
+const runs = process.argv[2] === 'run';
 if (bundleIsCurrent() || (await rebuild())) {
-  await import(entry);
+  if (runs) supervise(entry, process.argv.slice(2));
+  else await import(entry);
+} else if (runs) {
+  supervise(here('../src/cli.ts'), process.argv.slice(2), ['--import', import.meta.resolve('tsx')]);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

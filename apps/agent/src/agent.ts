@@ -1,5 +1,6 @@
 import {
   agentClientId,
+  commandRequestSchema,
   migrateParametersSchema,
   requestEnvelopeSchema,
   topics,
@@ -12,6 +13,8 @@ import { drives } from './collectors/drives.js';
 import { LoadSampler } from './collectors/load.js';
 import { addresses } from './collectors/network.js';
 import { collectProperties } from './collectors/properties.js';
+import { killRunningCommands } from './commands/execute.js';
+import { CommandRefused, CommandRunner } from './commands/run-command.js';
 import { SingleFlight } from './enrollment-loop.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
@@ -33,13 +36,18 @@ export class Agent {
   private readonly load = new LoadSampler();
   private lastLoad = 0;
   private readonly renewal = new SingleFlight<void>();
+  private readonly commands: CommandRunner;
 
   constructor(
     private state: AgentState,
     private readonly store: StateStore,
     /** Called when the broker refuses the account: renews it, answering the new state (undefined once stopped). */
     private readonly onRefused?: (current: AgentState) => Promise<AgentState | undefined>,
-  ) {}
+    /** Restarts the agent process (the `restart` command); absent when nothing would start it again. */
+    restart?: () => Promise<void>,
+  ) {
+    this.commands = new CommandRunner(restart);
+  }
 
   start(): void {
     void this.connect();
@@ -137,6 +145,13 @@ export class Agent {
     this.client.publish(topic, JSON.stringify(payload), { qos: 1, retain });
   }
 
+  /** Publishes and resolves once the broker has it (or at once when not connected). */
+  private publishAcked(topic: string, payload: unknown): Promise<void> {
+    const client = this.client;
+    if (!client?.connected) return Promise.resolve();
+    return new Promise((resolve) => client.publish(topic, JSON.stringify(payload), { qos: 1 }, () => resolve()));
+  }
+
   private heartbeat() {
     this.publish(topics.heartbeat(this.deviceId), { time: new Date().toISOString() });
   }
@@ -180,10 +195,20 @@ export class Agent {
           await this.migrate(params.server, params.password);
           return;
         }
+        case 'command': {
+          const command = commandRequestSchema.safeParse(req.parameters);
+          if (!command.success) return reply({ ok: false, error: 'The command request is not valid.' });
+          const done = await this.commands.run(command.data);
+          // A restart waits until the answer is with the broker: the console hears it before the agent goes.
+          await this.publishAcked(req.replyTo, { id: req.id, ok: true, result: done.output });
+          await done.after?.();
+          return;
+        }
         default:
           return reply({ ok: false, error: `Unknown request ${req.name}` });
       }
     } catch (err) {
+      if (!(err instanceof CommandRefused)) log('warn', 'request failed', { name: req.name, err: (err as Error).message });
       reply({ ok: false, error: (err as Error).message });
     }
   }
@@ -219,6 +244,7 @@ export class Agent {
   /** Graceful stop: says offline itself (a last will is only for dying). */
   async stop(): Promise<void> {
     this.stopped = true;
+    killRunningCommands();
     this.timers.forEach(clearInterval);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.client;

@@ -67,22 +67,32 @@ async function run(argv: string[]) {
   }
   let stopping = false;
   const { key } = values;
+  // Set by the launcher that runs this agent and starts it again when it exits with this code.
+  const restartCode = Number(process.env.FLEETLINK_AGENT_RESTART_CODE) || undefined;
+  const stopAndExit = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    // Saying goodbye to a broker that does not answer must not keep the agent from ending.
+    setTimeout(() => process.exit(code), 5000).unref();
+    await agent.stop();
+    process.exit(code);
+  };
   // When the broker refuses its account, the agent renews it with its own password (and the key,
   // if it was given: a reset key is how a manager lets a reinstalled agent in again).
   // The renewal ends too when the broker takes the agent back meanwhile (its account restored).
-  const agent: Agent = new Agent(state, store, (current) =>
-    enrollUntilDone(server, current.deviceId, { password: current.mqtt.password, key }, store, { onRefusal: 'retry', stopped: () => stopping || agent.connected }),
+  const agent: Agent = new Agent(
+    state,
+    store,
+    (current) =>
+      enrollUntilDone(server, current.deviceId, { password: current.mqtt.password, key }, store, { onRefusal: 'retry', stopped: () => stopping || agent.connected }),
+    restartCode && process.send ? () => stopAndExit(restartCode) : undefined,
   );
   agent.start();
   log('info', 'agent running', { version: AGENT_VERSION, device: state.deviceId, pid: process.pid });
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await agent.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stopAndExit(0));
+  process.on('SIGINT', () => void stopAndExit(0));
+  // The launcher is gone (killed): nothing would restart or stop this agent, so it stops now.
+  process.on('disconnect', () => void stopAndExit(0));
 }
 
 const [command, ...rest] = process.argv.slice(2);

@@ -11,6 +11,10 @@ export const ErrorCode = {
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   RateLimited: 'RATE_LIMITED',
   Unavailable: 'UNAVAILABLE',
+  /** The device is offline, went offline, or did not answer in time. */
+  DeviceUnavailable: 'DEVICE_UNAVAILABLE',
+  /** The device answered that it cannot do what was asked (an unknown command, a bad parameter). */
+  DeviceRefused: 'DEVICE_REFUSED',
   Internal: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -7,4 +7,6 @@ export * from './countries.js';
 export * from './forms/organization-form.js';
 export * from './http/organizations.js';
 export * from './http/servers.js';
+export * from './forms/command-form.js';
+export * from './http/commands.js';
 export * from './mqtt/index.js';

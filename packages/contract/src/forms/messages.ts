@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** The validation message formats of SPEC §5, shared by the API and the SPA so both say the same. */
 export const messages = {
   required: (label: string) => `${label} is required.`,
@@ -7,3 +9,11 @@ export const messages = {
   email: (label: string) => `${label} is not a valid email address.`,
   pattern: (label: string) => `${label} is not a valid, it contain invalid characters.`,
 };
+
+/** Text a person must give: trimmed, not empty, at most `max` characters, with SPEC §5's words. */
+export const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: messages.required(label) })
+    .trim()
+    .min(1, messages.required(label))
+    .max(max, messages.maxLength(label, max));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { euCountryCodes } from '../countries.js';
-import { messages } from './messages.js';
+import { messages, requiredText } from './messages.js';
 
 export const organizationTypes = ['PERSONAL', 'COMPANY'] as const;
 export type OrganizationType = (typeof organizationTypes)[number];
@@ -15,13 +15,6 @@ export type DomainStatus = (typeof domainStatuses)[number];
 /** Field limits; the SPEC gives none for organizations, these keep rows and invoices sane. */
 export const organizationLimits = { name: 128, address: 255, telephone: 32, email: 255, vat: 32, domain: 253 } as const;
 
-const required = (label: string, max: number) =>
-  z
-    .string({ error: messages.required(label) })
-    .trim()
-    .min(1, messages.required(label))
-    .max(max, messages.maxLength(label, max));
-
 const optional = (label: string, max: number, pattern?: RegExp) => {
   const s = z.string({ error: messages.pattern(label) }).trim().max(max, messages.maxLength(label, max));
   // Empty means 'not given'; the pattern applies only to a value.
@@ -32,7 +25,7 @@ const optional = (label: string, max: number, pattern?: RegExp) => {
 };
 
 const email = (label: string) =>
-  required(label, organizationLimits.email)
+  requiredText(label, organizationLimits.email)
     .pipe(z.email({ error: messages.email(label) }))
     .transform((v) => v.toLowerCase());
 
@@ -45,9 +38,9 @@ export const hostNamePattern = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0
 export const organizationFormSchema = z
   .object({
     type: z.enum(organizationTypes, { error: messages.required('Type') }).default('PERSONAL'),
-    name: required('Name', organizationLimits.name),
+    name: requiredText('Name', organizationLimits.name),
     country: z.enum(euCountryCodes, { error: messages.required('Country') }),
-    address: required('Address', organizationLimits.address),
+    address: requiredText('Address', organizationLimits.address),
     telephone: optional('Telephone', organizationLimits.telephone, telephonePattern),
     email: email('Email'),
     vat: optional('VAT', organizationLimits.vat),
@@ -67,7 +60,7 @@ export type OrganizationUserForm = z.output<typeof organizationUserFormSchema>;
 
 /** SPEC §5 Domain: required, a valid host name (stored lowercase, without a trailing dot). */
 export const organizationDomainFormSchema = z.object({
-  domain: required('Domain', organizationLimits.domain)
+  domain: requiredText('Domain', organizationLimits.domain)
     .transform((v) => v.toLowerCase().replace(/\.$/, ''))
     .pipe(z.string().regex(hostNamePattern, messages.pattern('Domain'))),
 });

@@ -90,7 +90,17 @@ export const replyEnvelopeSchema = z.object({
 export type ReplyEnvelope = z.infer<typeof replyEnvelopeSchema>;
 
 /** Request names the agent understands. */
-export const RequestName = { Ping: 'ping', Migrate: 'migrate', Properties: 'properties' } as const;
+export const RequestName = { Ping: 'ping', Migrate: 'migrate', Properties: 'properties', Command: 'command' } as const;
+
+/**
+ * `command`: a person's command from the Command page. Kept apart from the console's own requests
+ * (ping, properties, migrate), so nothing typed on a page can reach those.
+ */
+export const commandRequestSchema = z.object({
+  name: z.string().min(1).max(64),
+  parameters: z.record(z.string().max(64), z.string().max(16_384)),
+});
+export type CommandRequest = z.infer<typeof commandRequestSchema>;
 
 /** `migrate`: move to another message server, with the password provisioned there. */
 export const migrateParametersSchema = z.object({

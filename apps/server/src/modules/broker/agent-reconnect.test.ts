@@ -32,7 +32,7 @@ describe.skipIf(process.platform !== 'linux')('agent while the broker is away', 
     dirs.push(dataDir);
     // Backoff capped at 1 s (spawnAgent's default for tests): many attempts in a short outage.
     agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir });
-    const pid = agent.child.pid!;
+    const pid = await agent.workerPid();
     await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 10_000, 'device online');
     await sleep(2000); // past start-up allocations
     const before = rssMb(pid);

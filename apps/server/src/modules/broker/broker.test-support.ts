@@ -1,13 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { devices, organizations } from '../../db/schema/index.js';
+import { devices, organizationMembers, organizations } from '../../db/schema/index.js';
 import { freePort, startTestConsole, type TestConsole } from '../../testing/test-console.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,15 +32,41 @@ export async function createDevice(db: Db, name = 'test device'): Promise<{ id: 
   return { id: dev!.id, key, organizationId: org!.id };
 }
 
+export const ADMIN_EMAIL = 'admin@fleetlink.local';
+export const USER_EMAIL = 'user@fleetlink.local';
+
+/** A device of a new organization where admin@ is ADMIN and user@ a USER. */
+export async function memberDevice(db: Db, name: string): Promise<{ id: string; key: string; organizationId: string }> {
+  const dev = await createDevice(db, name);
+  await db.insert(organizationMembers).values([
+    { organizationId: dev.organizationId, email: ADMIN_EMAIL, role: 'ADMIN' },
+    { organizationId: dev.organizationId, email: USER_EMAIL, role: 'USER' },
+  ]);
+  return dev;
+}
+
 export async function deviceRow(db: Db, id: string) {
   const [row] = await db.select().from(devices).where(eq(devices.id, id));
   return row!;
 }
 
 export interface AgentProcess {
+  /** The launcher, which runs the agent as its own child (apps/agent/bin/supervise.mjs). */
   child: ChildProcess;
   output(): string;
+  /** The agent process under the launcher now (a restart gives a new one). */
+  workerPid(): Promise<number>;
+  /** SIGKILL kills the agent itself first, as a crash would; other signals go to the launcher. */
   kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Child pids of a process (Linux). */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /** The real agent CLI as a child process. */
@@ -51,16 +77,53 @@ export function spawnAgent(args: { server: string; device: string; key?: string;
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
+  const workerPid = () => waitFor(() => childPids(child.pid!)[0], 10_000, 'the agent process under its launcher');
   return {
     child,
     output: () => out,
+    workerPid,
     kill: (signal = 'SIGKILL') =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
+        if (signal === 'SIGKILL') for (const pid of childPids(child.pid!)) process.kill(pid, 'SIGKILL');
         child.kill(signal);
       }),
   };
+}
+
+/**
+ * A real agent for the device, enrolled with its key, online and answering the console's ping.
+ * What it leaves behind goes into `cleanup` for the suite's afterAll.
+ */
+export async function runAgentOnline(tc: TestConsole, dev: { id: string; key: string }, cleanup: { agents: AgentProcess[]; dirs: string[] }): Promise<AgentProcess> {
+  const dataDir = tempDir('fleetlink-agent-');
+  cleanup.dirs.push(dataDir);
+  const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir });
+  cleanup.agents.push(agent);
+  await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 15_000, 'agent online');
+  await waitFor(() => tc.messaging!.hub.ping(dev.id).catch(() => undefined), 10_000, 'agent answering');
+  return agent;
+}
+
+/** A console and the message server its suite runs against: the embedded broker, or a Mosquitto of its own. */
+export interface MessagingSetup {
+  tc: TestConsole;
+  serverId: string;
+  mosquitto?: MosquittoProcess;
+  dispose(): Promise<void>;
+}
+
+export async function embeddedSetup(extra: Record<string, string> = {}): Promise<MessagingSetup> {
+  const tc = await startAgentTestConsole(extra);
+  return { tc, serverId: tc.messaging!.embeddedServerId!, dispose: async () => {} };
+}
+
+export async function mosquittoSetup(bin: string, extra: Record<string, string> = {}): Promise<MessagingSetup> {
+  const mosquitto = await startMosquitto(bin, await freePort());
+  const tc = await startAgentTestConsole({ MQTT_EMBEDDED_PORT: '0', ...extra });
+  const serverId = await registerMosquitto(tc, mosquitto, await tc.token(ADMIN_EMAIL));
+  return { tc, serverId, mosquitto, dispose: () => mosquitto.dispose() };
 }
 
 export const tempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
@@ -92,7 +155,6 @@ export async function startMosquitto(bin: string, port: number): Promise<Mosquit
   const ctrl = process.env.MOSQUITTO_CTRL_BIN ?? 'mosquitto_ctrl';
   const init = spawnSync(ctrl, ['dynsec', 'init', dynsecFile, admin.username, admin.password], { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`mosquitto_ctrl dynsec init failed: ${init.stderr}`);
-  const { readFileSync } = await import('node:fs');
   const plugin = process.env.MOSQUITTO_DYNSEC_PLUGIN ?? '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
   const conf = readFileSync(MOSQUITTO_CONF, 'utf8')
     .replace(/^listener .*$/m, `listener ${port} 127.0.0.1`)

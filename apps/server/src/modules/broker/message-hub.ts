@@ -17,6 +17,7 @@ import {
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
+import { DeviceRequestError } from './device-request-error.js';
 import { DeviceWorkQueue } from './device-work-queue.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
 import { ConnectionLostError, HubConnection, type HubLog } from './hub-connection.js';
@@ -40,7 +41,8 @@ const schemas: Record<DeviceMessage['kind'], z.ZodType> = {
   metrics: metricsPayloadSchema,
 };
 
-const MAX_PAYLOAD_BYTES = 256 * 1024;
+/** The largest device message read: a command's answer with both output streams at their cap (agent: execute.ts). */
+const MAX_PAYLOAD_BYTES = 512 * 1024;
 /** Device messages handled at once: below the database pool's 10 connections, so API requests still get one. */
 const HANDLER_CONCURRENCY = 6;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -171,6 +173,8 @@ export class MessageHub {
       return;
     }
     const message = { kind: parsed.kind, payload: result.data } as DeviceMessage;
+    // An agent that dies takes its answers with it: its requests fail now, not at their deadline.
+    if (message.kind === 'state' && !message.payload.online) this.failPending(parsed.deviceId);
     const handler = this.handler;
     if (!handler) return;
     this.work.run(parsed.deviceId, () => handler.handle(serverId, parsed.deviceId, message)).catch((err: Error) => {
@@ -195,7 +199,19 @@ export class MessageHub {
     clearTimeout(p.timer);
     this.pending.delete(reply.data.id);
     if (reply.data.ok) p.resolve(reply.data.result);
-    else p.reject(new AppError(502, ErrorCode.Unavailable, `The device could not do this: ${reply.data.error ?? 'no reason given'}.`));
+    else {
+      const reason = reply.data.error ?? 'no reason given';
+      p.reject(new DeviceRequestError('refused', `The device could not do this: ${reason}.`, reason));
+    }
+  }
+
+  private failPending(deviceId: string) {
+    for (const [id, p] of this.pending) {
+      if (p.deviceId !== deviceId) continue;
+      clearTimeout(p.timer);
+      this.pending.delete(id);
+      p.reject(new DeviceRequestError('offline', 'The device went offline before it answered.'));
+    }
   }
 
   /** The connection to the device's assigned message server. */
@@ -228,7 +244,7 @@ export class MessageHub {
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(envelope.id);
-        reject(new AppError(504, ErrorCode.Unavailable, 'The device did not answer in time.'));
+        reject(new DeviceRequestError('timeout', 'The device did not answer in time.'));
       }, timeoutMs);
       this.pending.set(envelope.id, { deviceId, resolve, reject, timer });
     });

@@ -1,13 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
+import { commandsRoutes } from '../commands/commands.routes.js';
 import { enrollmentRoutes } from '../enrollment/enrollment.routes.js';
 import { serversRoutes } from '../servers/servers.routes.js';
 import { metricsRoutes } from '../telemetry/metrics.routes.js';
 import type { Messaging } from './messaging.js';
 
-/** Routes of servers, agent enrollment and metrics. */
+/** Routes of servers, agent enrollment, commands and metrics. */
 export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy }> = async (app, { messaging, policy }) => {
   await app.register(serversRoutes, { service: messaging.servers });
   await app.register(enrollmentRoutes, { service: messaging.enrollment, perMinute: messaging.enrollPerMinute });
+  await app.register(commandsRoutes, { service: messaging.commands });
   await app.register(metricsRoutes, { repo: messaging.telemetry, policy });
 };

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
+import { CommandsService } from '../commands/commands.service.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { DeviceCredentials } from '../enrollment/credentials.js';
 import { EnrollmentRepository } from '../enrollment/enrollment.repository.js';
@@ -22,6 +23,7 @@ export interface Messaging {
   embeddedServerId?: string;
   servers: ServersService;
   enrollment: EnrollmentService;
+  commands: CommandsService;
   telemetry: TelemetryRepository;
   enrollPerMinute: number;
   stop(): Promise<void>;
@@ -38,9 +40,11 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
   const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker });
   const servers = new ServersService(serversRepo, hub, credentials, log);
   const telemetryRepo = new TelemetryRepository(db);
+  const devices = new DevicesRepository(db);
+  const policy = new OrganizationPolicy(new MembershipRepository(db));
   const telemetry = new TelemetryService({
     repo: telemetryRepo,
-    devices: new DevicesRepository(db),
+    devices,
     servers: serversRepo,
     hub,
     log,
@@ -54,7 +58,7 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
   const enrollment = new EnrollmentService({
     repo: new EnrollmentRepository(db, serversRepo),
     servers: serversRepo,
-    policy: new OrganizationPolicy(new MembershipRepository(db)),
+    policy,
     credentials,
     hub,
     log,
@@ -67,6 +71,7 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     embeddedServerId: embedded?.serverId,
     servers,
     enrollment,
+    commands: new CommandsService({ policy, devices, hub }),
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
     async stop() {

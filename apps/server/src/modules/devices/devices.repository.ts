@@ -95,6 +95,12 @@ export class DevicesRepository {
     await this.db.delete(devices).where(eq(devices.id, id));
   }
 
+  /** Whether the device's agent is connected, as its last state message said; undefined for no such device. */
+  async isOnline(id: string): Promise<boolean | undefined> {
+    const [row] = await this.db.select({ online: devices.online }).from(devices).where(eq(devices.id, id));
+    return row?.online;
+  }
+
   async findById(id: string): Promise<DeviceWithOrganization | undefined> {
     const [row] = await this.db
       .select(answerColumns)

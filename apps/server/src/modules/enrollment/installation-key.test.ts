@@ -3,26 +3,30 @@ import mqtt from 'mqtt';
 import { agentClientId, deviceSchema } from '@fleetlink/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceCredentials, organizationMembers } from '../../db/schema/index.js';
-import { freePort, type TestConsole } from '../../testing/test-console.js';
+import { deviceCredentials } from '../../db/schema/index.js';
+import type { TestConsole } from '../../testing/test-console.js';
 import {
+  ADMIN_EMAIL,
   createDevice,
   deviceRow,
+  embeddedSetup,
   enrollByHand,
+  memberDevice as createMemberDevice,
   mosquittoBin,
-  registerMosquitto,
+  mosquittoSetup,
+  runAgentOnline,
   spawnAgent,
   startAgentTestConsole,
-  startMosquitto,
   tempDir,
+  USER_EMAIL,
   waitFor,
   type AgentProcess,
-  type MosquittoProcess,
+  type MessagingSetup,
 } from '../broker/broker.test-support.js';
 
 const bin = mosquittoBin();
-const ADMIN = 'admin@fleetlink.local';
-const USER = 'user@fleetlink.local';
+const ADMIN = ADMIN_EMAIL;
+const USER = USER_EMAIL;
 const KEY_USED =
   'This installation key has already enrolled the device. To enroll it again, a creator or administrator of its organization resets the key on the Install page.';
 
@@ -35,44 +39,20 @@ async function brokerAccepts(account: { url: string; username: string; password:
   return !!client;
 }
 
-interface Setup {
-  tc: TestConsole;
-  serverId: string;
-  mosquitto?: MosquittoProcess;
-  dispose(): Promise<void>;
-}
-
 /**
  * Issue 23: reading a device is not owning it. The key is for managers; a used key enrolls
  * nothing until a manager resets it, which retires the agent's account and disconnects it; and an
  * enrollment stores nothing until the broker has the account.
  */
-function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean) {
-  let s: Setup;
+function installationKeySuite(setup: () => Promise<MessagingSetup>, withAccounts: boolean) {
+  let s: MessagingSetup;
   let admin: string;
   let user: string;
   const agents: AgentProcess[] = [];
   const dirs: string[] = [];
 
-  /** A device of a new organization where admin@ is ADMIN and user@ a USER. */
-  async function memberDevice(name: string) {
-    const dev = await createDevice(s.tc.database.db, name);
-    await s.tc.database.db.insert(organizationMembers).values([
-      { organizationId: dev.organizationId, email: ADMIN, role: 'ADMIN' },
-      { organizationId: dev.organizationId, email: USER, role: 'USER' },
-    ]);
-    return dev;
-  }
-
-  async function runAgent(dev: { id: string; key: string }) {
-    const dataDir = tempDir('fleetlink-agent-');
-    dirs.push(dataDir);
-    const agent = spawnAgent({ server: s.tc.url, device: dev.id, key: dev.key, dataDir });
-    agents.push(agent);
-    await waitFor(async () => (await deviceRow(s.tc.database.db, dev.id)).online, 15_000, 'agent online');
-    await waitFor(() => s.tc.messaging!.hub.ping(dev.id).catch(() => undefined), 10_000, 'agent answering');
-    return agent;
-  }
+  const memberDevice = (name: string) => createMemberDevice(s.tc.database.db, name);
+  const runAgent = (dev: { id: string; key: string }) => runAgentOnline(s.tc, dev, { agents, dirs });
 
   const readDevice = async (id: string, token: string) => deviceSchema.parse(await (await s.tc.api(`/api/device/${id}`, { token })).json());
   const enroll = (json: object) => s.tc.api('/api/agent/enroll', { method: 'POST', json });
@@ -215,19 +195,11 @@ function installationKeySuite(setup: () => Promise<Setup>, withAccounts: boolean
 }
 
 describe('installation keys on the embedded broker', () => {
-  installationKeySuite(async () => {
-    const tc = await startAgentTestConsole({ ENROLL_RATE_LIMIT: '50' });
-    return { tc, serverId: tc.messaging!.embeddedServerId!, dispose: async () => {} };
-  }, false);
+  installationKeySuite(() => embeddedSetup({ ENROLL_RATE_LIMIT: '50' }), false);
 });
 
 describe.skipIf(!bin)('installation keys on Mosquitto with dynamic security', () => {
-  installationKeySuite(async () => {
-    const mosquitto = await startMosquitto(bin!, await freePort());
-    const tc = await startAgentTestConsole({ MQTT_EMBEDDED_PORT: '0', ENROLL_RATE_LIMIT: '50' });
-    const serverId = await registerMosquitto(tc, mosquitto, await tc.token(ADMIN));
-    return { tc, serverId, mosquitto, dispose: () => mosquitto.dispose() };
-  }, true);
+  installationKeySuite(() => mosquittoSetup(bin!, { ENROLL_RATE_LIMIT: '50' }), true);
 });
 
 /**

@@ -1,6 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { DevicesLandingPage } from './DevicesLandingPage';
+import { DeviceCommandPage } from './command/DeviceCommandPage';
 import { DeviceDeletePage } from './detail/DeviceDeletePage';
 import { DeviceInstallPage } from './detail/DeviceInstallPage';
 import { DeviceLayout } from './detail/DeviceLayout';
@@ -12,7 +13,7 @@ import { DeviceSummaryPage } from './summary/DeviceSummaryPage';
 
 /**
  * Everything under /devices (SPEC §2 Devices); mounted by the shell's router. Tabs whose capability
- * is not built yet (Network, Storage, Monitor, Command) show the plain not-found page.
+ * is not built yet (Network, Storage, Monitor) show the plain not-found page.
  */
 export function DevicesRoutes() {
   return (
@@ -26,6 +27,7 @@ export function DevicesRoutes() {
         <Route path="edit" element={<ManagersOnly><DeviceEditPage /></ManagersOnly>} />
         <Route path="delete" element={<ManagersOnly><DeviceDeletePage /></ManagersOnly>} />
         <Route path="servers" element={<DeviceServersTab />} />
+        <Route path="command" element={<DeviceCommandPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />

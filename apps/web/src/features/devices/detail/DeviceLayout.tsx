@@ -6,12 +6,13 @@ import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
 import { entityLabel } from '../../../app/format/entity-label';
 import { TabBar } from '../../../app/tab-bar/TabBar';
+import { AccessDeniedPage } from '../../access-denied/AccessDeniedPage';
 import { NotFoundPage } from '../../not-found/NotFoundPage';
 import { DeviceStatusIcon } from '../DeviceStatusIcon';
 import { useDevice } from '../device-api';
 import { useRecentDevices } from '../recent/useRecentDevices';
 import { DeviceSearchBox } from '../search/DeviceSearchBox';
-import { deviceTabs, redirectFor } from './device-tabs';
+import { deviceTabs, isAdminOnlyPath, redirectFor } from './device-tabs';
 
 /** The device every tab of /devices/{id} renders. */
 export const useCurrentDevice = () => useOutletContext<Device>();
@@ -37,7 +38,9 @@ export function DeviceLayout() {
   }
   if (isError || !device) return <NotFoundPage />;
 
-  const tabs = deviceTabs(device, hasRole(RealmRole.Admin));
+  const isAdmin = hasRole(RealmRole.Admin);
+  if (!isAdmin && isAdminOnlyPath(pathname, device.id)) return <AccessDeniedPage />;
+  const tabs = deviceTabs(device, isAdmin);
   const redirect = redirectFor(pathname, tabs);
   if (redirect) return <Navigate to={redirect} replace />;
   const current = tabs.find((t) => pathname.replace(/\/+$/, '') === t.routerLink);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceTabs, redirectFor } from './device-tabs';
+import { deviceTabs, isAdminOnlyPath, redirectFor } from './device-tabs';
 
 const id = '0b1f0868-0000-4000-8000-000000000000';
 const labels = (t: { label: string }[]) => t.map((x) => x.label);
@@ -20,5 +20,14 @@ describe('device tabs', () => {
     expect(redirectFor(`/devices/${id}`, admin)).toBeUndefined();
     expect(redirectFor(`/devices/${id}/tunnels/new`, admin)).toBeUndefined();
     expect(redirectFor(`/devices/${id}/command`, deviceTabs({ id, properties: {} }, false))).toBe(`/devices/${id}`);
+  });
+
+  it('knows the tabs that are for realm ADMIN only', () => {
+    expect(isAdminOnlyPath(`/devices/${id}/command`, id)).toBe(true);
+    expect(isAdminOnlyPath(`/devices/${id}/command/`, id)).toBe(true);
+    expect(isAdminOnlyPath(`/devices/${id}/servers`, id)).toBe(true);
+    expect(isAdminOnlyPath(`/devices/${id}/commander`, id)).toBe(false);
+    expect(isAdminOnlyPath(`/devices/${id}/install`, id)).toBe(false);
+    expect(isAdminOnlyPath(`/devices/${id}`, id)).toBe(false);
   });
 });

@@ -39,6 +39,14 @@ export function deviceTabs(device: Pick<Device, 'id' | 'properties'>, isAdmin: b
   ];
 }
 
+/** The tabs for realm ADMIN only (SPEC §2): anyone else gets the access-denied page there, not another tab. */
+const ADMIN_TABS = ['command', 'servers'];
+
+export function isAdminOnlyPath(pathname: string, deviceId: string): boolean {
+  const path = pathname.replace(/\/+$/, '');
+  return ADMIN_TABS.some((tab) => path === `/devices/${deviceId}/${tab}` || path.startsWith(`/devices/${deviceId}/${tab}/`));
+}
+
 /** Where a user lands on a path whose tab is not visible: the first visible tab, else nowhere. */
 export function redirectFor(pathname: string, tabs: TabEntry[]): string | undefined {
   const path = pathname.replace(/\/+$/, '');

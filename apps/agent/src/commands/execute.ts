@@ -1,0 +1,71 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { COMMAND_OUTPUT_MAX_BYTES, type CommandOutput } from '@fleetlink/contract';
+import { CappedOutput } from './capped-output.js';
+
+/**
+ * Each stream's share of the answer as JSON: two of them stay well inside the console's limit for
+ * one message from a device (512 KiB), whatever bytes the command printed.
+ */
+const JSON_BUDGET_PER_STREAM = 192 * 1024;
+
+/** Commands running now, so that stopping the agent leaves none of their processes behind. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Runs a shell command as the agent's user, in a process group of its own so that at its deadline
+ * the whole tree goes, not only the shell. Answers when the command and everything holding its
+ * output have ended, or when it was killed. What it started with its output sent elsewhere
+ * (`nohup server > log &`) is its own business and keeps running.
+ */
+export async function execute(command: string, timeoutMs: number): Promise<CommandOutput> {
+  const started = performance.now();
+  const child = spawn(command, {
+    shell: true,
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  running.add(child);
+  const stdout = new CappedOutput(COMMAND_OUTPUT_MAX_BYTES);
+  const stderr = new CappedOutput(COMMAND_OUTPUT_MAX_BYTES);
+  child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killTree(child);
+  }, timeoutMs);
+  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  clearTimeout(timer);
+  running.delete(child);
+  const out = stdout.text(JSON_BUDGET_PER_STREAM);
+  const err = stderr.text(JSON_BUDGET_PER_STREAM);
+  return {
+    exitCode: ended.code,
+    signal: ended.signal,
+    timedOut,
+    stdout: out.text,
+    stderr: ended.error ? `${err.text}${ended.error.message}\n` : err.text,
+    stdoutCut: out.cut,
+    stderrCut: err.cut,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** Kills every command still running (the agent is stopping). */
+export function killRunningCommands(): void {
+  for (const child of running) killTree(child);
+}
+
+function killTree(child: ChildProcess) {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(child.pid), '/t', '/f'], { windowsHide: true });
+    else process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,66 @@
+import { CommandName, commandTimeoutSeconds, type CommandOutput, type CommandRequest } from '@fleetlink/contract';
+import { execute } from './execute.js';
+
+/** A command the agent will not run: the text is what the person who sent it reads. */
+export class CommandRefused extends Error {}
+
+/** At most this many `execute` commands at once: each holds a process tree and its output. */
+const MAX_RUNNING = 8;
+
+export interface CommandDone {
+  output: CommandOutput;
+  /** What to do once the answer is on its way (a restart). */
+  after?: () => Promise<void>;
+}
+
+/** The commands of the Command page (SPEC §2): execute, ping, restart. */
+export class CommandRunner {
+  private runningCount = 0;
+
+  constructor(
+    /** Restarts the agent process; absent when nothing would start it again. */
+    private readonly restart?: () => Promise<void>,
+  ) {}
+
+  async run(request: CommandRequest): Promise<CommandDone> {
+    const timeout = commandTimeoutSeconds(request.parameters);
+    if (typeof timeout !== 'number') throw new CommandRefused(timeout.error);
+    switch (request.name) {
+      case CommandName.Execute:
+        return { output: await this.execute(request.parameters.command, timeout) };
+      case CommandName.Ping:
+        return { output: answer('pong\n') };
+      case CommandName.Restart: {
+        const restart = this.restart;
+        if (!restart) throw new CommandRefused('This agent was started without its launcher, so it cannot restart itself.');
+        return { output: answer('The agent restarts now.\n'), after: restart };
+      }
+      default:
+        throw new CommandRefused(`Unknown command '${request.name}'`);
+    }
+  }
+
+  private async execute(command: string | undefined, timeoutSeconds: number): Promise<CommandOutput> {
+    if (!command?.trim()) throw new CommandRefused("The command 'execute' needs the parameter 'command': what to run.");
+    if (this.runningCount >= MAX_RUNNING) {
+      throw new CommandRefused(`${MAX_RUNNING} commands are running on this device already: wait for one of them to end.`);
+    }
+    this.runningCount++;
+    try {
+      return await execute(command, timeoutSeconds * 1000);
+    } finally {
+      this.runningCount--;
+    }
+  }
+}
+
+const answer = (stdout: string): CommandOutput => ({
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  stdout,
+  stderr: '',
+  stdoutCut: 0,
+  stderrCut: 0,
+  durationMs: 0,
+});

@@ -1,0 +1,13 @@
+import { RealmRole } from '@fleetlink/contract';
+import { hasRealmRole, type Principal } from '../../auth/principal.js';
+
+/**
+ * Commands every member of a device's organization may run, because they only read. Every other
+ * command runs programs on the device and is for realm ADMIN (SPEC §2, §6): this list is the one
+ * place that says so.
+ */
+const MEMBER_COMMANDS: ReadonlySet<string> = new Set<string>([]);
+
+export function mayRunCommand(p: Principal, name: string): boolean {
+  return MEMBER_COMMANDS.has(name) || hasRealmRole(p, RealmRole.Admin);
+}

@@ -1,0 +1,127 @@
+import {
+  COMMAND_NAME_MAX,
+  COMMAND_PARAMETER_NAME_MAX,
+  COMMAND_PARAMETER_VALUE_MAX,
+  COMMAND_PARAMETERS_MAX,
+  CommandName,
+  commandFormDefaults,
+  commandFormSchema,
+  type CommandFormInput,
+} from '@fleetlink/contract';
+import { ActionIcon, Autocomplete, Button, Card, Group, Loader, Stack, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useCurrentDevice } from '../detail/DeviceLayout';
+import { CommandAnswer, CommandFailure } from './CommandAnswer';
+import { useRunCommand } from './command-api';
+
+/**
+ * /devices/{id}/command (realm ADMIN, SPEC §2): a command name and name/value parameters, run on the
+ * device; the page stays usable while the device works, and shows its answer when it comes.
+ */
+export function DeviceCommandPage() {
+  const device = useCurrentDevice();
+  const run = useRunCommand(device.id);
+  const form = useForm<CommandFormInput>({
+    mode: 'controlled',
+    initialValues: { name: commandFormDefaults.name, parameters: commandFormDefaults.parameters.map((p) => ({ ...p })) },
+    validate: schemaResolver(commandFormSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+  const rows = form.values.parameters ?? [];
+
+  return (
+    <Stack maw={900}>
+      <form noValidate onSubmit={form.onSubmit((values) => run.mutate(commandFormSchema.parse(values)))}>
+        <Stack>
+          <Autocomplete
+            label="Command"
+            withAsterisk
+            maxLength={COMMAND_NAME_MAX}
+            data={Object.values(CommandName)}
+            description="execute runs the parameter command in the device’s shell; ping answers at once; restart restarts the agent."
+            {...form.getInputProps('name')}
+          />
+          <Stack gap="xs" aria-label="Parameters">
+            <Text size="sm" fw={500}>
+              Parameters
+            </Text>
+            {rows.map((_, i) => (
+              <Group key={form.key(`parameters.${i}`)} align="flex-start" wrap="nowrap" data-testid="command-parameter">
+                <TextInput
+                  aria-label={`Parameter ${i + 1} name`}
+                  placeholder="Name"
+                  withAsterisk
+                  w={200}
+                  maxLength={COMMAND_PARAMETER_NAME_MAX}
+                  {...form.getInputProps(`parameters.${i}.name`)}
+                />
+                <Textarea
+                  aria-label={`Parameter ${i + 1} value`}
+                  placeholder="Value"
+                  autosize
+                  minRows={1}
+                  maxRows={8}
+                  style={{ flex: 1 }}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                  maxLength={COMMAND_PARAMETER_VALUE_MAX}
+                  {...form.getInputProps(`parameters.${i}.value`)}
+                />
+                <Tooltip label="Remove parameter" withArrow>
+                  <ActionIcon variant="subtle" color="gray" mt={4} aria-label={`Remove parameter ${i + 1}`} onClick={() => form.removeListItem('parameters', i)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              </Group>
+            ))}
+            {rows.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No parameters.
+              </Text>
+            ) : null}
+            <Group>
+              <Button
+                variant="light"
+                size="xs"
+                leftSection={<IconPlus size={14} />}
+                disabled={rows.length >= COMMAND_PARAMETERS_MAX}
+                onClick={() => form.insertListItem('parameters', { name: '', value: '' })}
+              >
+                Add parameter
+              </Button>
+            </Group>
+          </Stack>
+          <Group justify="flex-end">
+            <Button type="submit" leftSection={<IconPlayerPlay size={16} />} loading={run.isPending}>
+              Run
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {run.isPending ? <Running name={run.variables?.name ?? ''} device={device.name} /> : null}
+      {run.isError && !run.isPending ? <CommandFailure error={run.error} /> : null}
+      {run.data && !run.isPending && !run.isError ? <CommandAnswer name={run.variables?.name ?? ''} output={run.data} /> : null}
+    </Stack>
+  );
+}
+
+/** What shows while the device works: a spinner and the seconds so far. */
+function Running({ name, device }: { name: string; device: string }) {
+  const [started] = useState(() => Date.now());
+  const [now, setNow] = useState(started);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <Card withBorder radius="md" data-testid="command-running">
+      <Group gap="sm">
+        <Loader size="sm" />
+        <Title order={5} style={{ overflowWrap: 'anywhere' }}>
+          Running {name} on {device}… {Math.floor((now - started) / 1000)} s
+        </Title>
+      </Group>
+    </Card>
+  );
+}
