@@ -61,14 +61,18 @@ async function brokerRoundTrip(s: MessagingSetup): Promise<Figures> {
   const dev = await memberDevice(s.tc.database.db, 'broker only');
   const account = await enrollByHand(s.tc, dev);
   const client = await mqtt.connectAsync(account.url, { ...account, protocolVersion: 4, clientId: agentClientId(dev.id), reconnectPeriod: 0 });
+  (client.stream as { setNoDelay?(on: boolean): void }).setNoDelay?.(true);
   const topic = `${topics.deviceAll(dev.id).slice(0, -1)}bench`;
   await client.subscribeAsync(topic, { qos: 1 });
-  let arrived: (() => void) | undefined;
-  client.on('message', () => arrived?.());
+  // Each round waits for its own message, by number: nothing earlier or duplicated can end it.
+  let round = 0;
+  let arrived: ((n: number) => void) | undefined;
+  client.on('message', (_topic, payload) => arrived?.(Number(payload.toString())));
   try {
     return await timed(ROUNDS, () => new Promise<void>((resolve) => {
-      arrived = resolve;
-      client.publish(topic, '{"ping":true}', { qos: 1 });
+      const n = ++round;
+      arrived = (m) => m === n && resolve();
+      client.publish(topic, String(n), { qos: 1 });
     }));
   } finally {
     await client.endAsync();

@@ -2,7 +2,7 @@
 // restarted (the `restart` command) without anyone outside noticing. The child asks for a restart
 // by exiting with RESTART_EXIT_CODE; any other exit ends the launcher with the same code. Signals
 // are passed on, and a child whose launcher is gone stops by itself (it watches the IPC channel).
-// The launcher holds no more than Node's own private pages (about 6 MB beside the agent, since the
+// The launcher holds little more than Node's own private pages (about 8 MB beside the agent, since the
 // two share Node's code).
 import { fork } from 'node:child_process';
 import { constants } from 'node:os';

@@ -96,6 +96,8 @@ export class Agent {
     }
     this.client = client;
     client.on('connect', () => {
+      // Small request and reply packets: no Nagle delay (up to 40 ms each with delayed ACKs).
+      (client.stream as { setNoDelay?(on: boolean): void }).setNoDelay?.(true);
       this.backoff = MIN_BACKOFF_MS;
       log('info', 'connected', { server: messageServer.url });
       client.subscribe(topics.request(this.deviceId), { qos: 1 });

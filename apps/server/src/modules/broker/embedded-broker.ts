@@ -89,7 +89,8 @@ export class EmbeddedBroker {
     });
     aedes.on('clientError', (client, err) => log.info({ clientId: client.id, err: err.message }, 'MQTT client error'));
     this.aedes = aedes;
-    const server = createServer((socket) => {
+    // No Nagle delay on what the broker sends: requests and replies are small and waited on.
+    const server = createServer({ noDelay: true }, (socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
       aedes.handle(socket);

@@ -67,6 +67,9 @@ export class HubConnection {
       resubscribe: false,
     });
     this.client.on('connect', () => {
+      // Requests and replies are small packets each waiting on the other: without this, Nagle's
+      // algorithm and delayed ACKs hold every one of them for up to 40 ms.
+      (this.client.stream as { setNoDelay?(on: boolean): void }).setNoDelay?.(true);
       const session = ++this.session;
       this.ready = false;
       log.info({ serverId, url, reconnect: session > 1 }, 'message hub connected');

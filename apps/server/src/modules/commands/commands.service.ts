@@ -60,6 +60,6 @@ function asCommandError(err: unknown, timeoutSeconds: number): unknown {
     case 'offline':
       return unavailable('The device went offline while the command ran: its answer is lost.');
     case 'timeout':
-      return unavailable(`The device did not answer within ${timeoutSeconds} seconds: it may have lost its connection.`);
+      return unavailable(`The device did not answer within ${timeoutSeconds} second${timeoutSeconds === 1 ? '' : 's'}: it may have lost its connection.`);
   }
 }

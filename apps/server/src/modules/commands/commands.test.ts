@@ -200,7 +200,7 @@ function commandSuite(setup: () => Promise<MessagingSetup>) {
       const res = await pending;
       expect(performance.now() - started).toBeLessThan(5000);
       expect(res.status).toBe(409);
-      expect((await res.json()).message).toBe('The device did not answer within 1 seconds: it may have lost its connection.');
+      expect((await res.json()).message).toBe('The device did not answer within 1 second: it may have lost its connection.');
     } finally {
       process.kill(pid, 'SIGCONT');
     }

@@ -40,7 +40,7 @@ export function DeviceCommandPage() {
             withAsterisk
             maxLength={COMMAND_NAME_MAX}
             data={Object.values(CommandName)}
-            description="execute runs the parameter command in the device’s shell; ping answers at once; restart restarts the agent."
+            description="execute runs the parameter command in the device’s shell (parameter timeout: seconds, default 30, at most 300); ping answers at once; restart restarts the agent."
             {...form.getInputProps('name')}
           />
           <Stack gap="xs" aria-label="Parameters">
