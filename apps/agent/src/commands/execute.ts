@@ -8,6 +8,9 @@ import { CappedOutput } from './capped-output.js';
  */
 const JSON_BUDGET_PER_STREAM = 192 * 1024;
 
+/** How long after the kill at the timeout the output may still close by itself. */
+const STRAGGLER_GRACE_MS = 1000;
+
 /** Commands running now, so that stopping the agent leaves none of their processes behind. */
 const running = new Set<ChildProcess>();
 
@@ -31,15 +34,23 @@ export async function execute(command: string, timeoutMs: number): Promise<Comma
   child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
   let timedOut = false;
+  let giveUp: NodeJS.Timeout | undefined;
   const timer = setTimeout(() => {
     timedOut = true;
     killTree(child);
+    // A process that left the group (setsid) may still hold the output open: stop listening to
+    // it, so the answer goes and the command's slot is free.
+    giveUp = setTimeout(() => {
+      child.stdout!.destroy();
+      child.stderr!.destroy();
+    }, STRAGGLER_GRACE_MS);
   }, timeoutMs);
   const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, signal: null, error }));
     child.once('close', (code, signal) => resolve({ code, signal }));
   });
   clearTimeout(timer);
+  clearTimeout(giveUp);
   running.delete(child);
   const out = stdout.text(JSON_BUDGET_PER_STREAM);
   const err = stderr.text(JSON_BUDGET_PER_STREAM);

@@ -94,6 +94,14 @@ function commandSuite(setup: () => Promise<MessagingSetup>) {
     const pids = readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
     expect(pids).toHaveLength(2);
     await waitFor(() => pids.every((pid) => !alive(pid)), 2000, 'no process left behind');
+
+    // One that leaves the group (setsid) and keeps the output open does not hold the answer.
+    const escapedFile = path.join(dir, 'escaped');
+    const late = Date.now();
+    const escaped = await output(await execute(`setsid sleep 60 & echo $! > ${escapedFile}; sleep 60`, [{ name: 'timeout', value: '1' }]));
+    expect(Date.now() - late).toBeLessThan(4000);
+    expect(escaped.timedOut).toBe(true);
+    process.kill(Number(readFileSync(escapedFile, 'utf8').trim()), 'SIGKILL');
   });
 
   it('caps huge output and says how much was cut, whatever the bytes', async () => {
