@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMMAND_NAME_MAX, COMMAND_PARAMETER_NAME_MAX, COMMAND_PARAMETER_VALUE_MAX, COMMAND_PARAMETERS_MAX } from '../forms/command-form.js';
 
 /**
  * Payload schemas of the device protocol, validated by the agent before sending and by the hub on
@@ -97,8 +98,10 @@ export const RequestName = { Ping: 'ping', Migrate: 'migrate', Properties: 'prop
  * (ping, properties, migrate), so nothing typed on a page can reach those.
  */
 export const commandRequestSchema = z.object({
-  name: z.string().min(1).max(64),
-  parameters: z.record(z.string().max(64), z.string().max(16_384)),
+  name: z.string().min(1).max(COMMAND_NAME_MAX),
+  parameters: z
+    .record(z.string().max(COMMAND_PARAMETER_NAME_MAX), z.string().max(COMMAND_PARAMETER_VALUE_MAX))
+    .refine((p) => Object.keys(p).length <= COMMAND_PARAMETERS_MAX, 'Too many parameters.'),
 });
 export type CommandRequest = z.infer<typeof commandRequestSchema>;
 
