@@ -96,12 +96,10 @@ export class Agent {
     }
     this.client = client;
     client.on('connect', () => {
-      // Small request and reply packets: no Nagle delay (up to 40 ms each with delayed ACKs).
-      (client.stream as { setNoDelay?(on: boolean): void }).setNoDelay?.(true);
       this.backoff = MIN_BACKOFF_MS;
       log('info', 'connected', { server: messageServer.url });
       client.subscribe(topics.request(this.deviceId), { qos: 1 });
-      this.publish(topics.state(this.deviceId), { online: true, time: new Date().toISOString(), serverId: messageServer.id }, true);
+      void this.publish(topics.state(this.deviceId), { online: true, time: new Date().toISOString(), serverId: messageServer.id }, true);
       void this.publishProperties();
     });
     client.on('message', (topic, payload) => void this.onRequest(topic, payload));
@@ -142,25 +140,20 @@ export class Agent {
     });
   }
 
-  private publish(topic: string, payload: unknown, retain = false) {
-    if (!this.client?.connected) return;
-    this.client.publish(topic, JSON.stringify(payload), { qos: 1, retain });
-  }
-
-  /** Publishes and resolves once the broker has it (or at once when not connected). */
-  private publishAcked(topic: string, payload: unknown): Promise<void> {
+  /** Publishes (QoS 1); resolves once the broker has it, or at once when not connected (nothing is queued). */
+  private publish(topic: string, payload: unknown, retain = false): Promise<void> {
     const client = this.client;
     if (!client?.connected) return Promise.resolve();
-    return new Promise((resolve) => client.publish(topic, JSON.stringify(payload), { qos: 1 }, () => resolve()));
+    return new Promise((resolve) => client.publish(topic, JSON.stringify(payload), { qos: 1, retain }, () => resolve()));
   }
 
   private heartbeat() {
-    this.publish(topics.heartbeat(this.deviceId), { time: new Date().toISOString() });
+    void this.publish(topics.heartbeat(this.deviceId), { time: new Date().toISOString() });
   }
 
   private metrics() {
     this.lastLoad = this.load.sample();
-    this.publish(topics.metrics(this.deviceId), { time: new Date().toISOString(), systemLoad: this.lastLoad });
+    void this.publish(topics.metrics(this.deviceId), { time: new Date().toISOString(), systemLoad: this.lastLoad });
   }
 
   private async publishProperties() {
@@ -170,7 +163,7 @@ export class Agent {
       addresses: addresses(),
       drives: await drives(),
     };
-    this.publish(topics.properties(this.deviceId), payload);
+    void this.publish(topics.properties(this.deviceId), payload);
   }
 
   private async onRequest(topic: string, payload: Buffer) {
@@ -202,7 +195,7 @@ export class Agent {
           if (!command.success) return reply({ ok: false, error: 'The command request is not valid.' });
           const done = await this.commands.run(command.data);
           // A restart waits until the answer is with the broker: the console hears it before the agent goes.
-          await this.publishAcked(req.replyTo, { id: req.id, ok: true, result: done.output });
+          await reply({ ok: true, result: done.output });
           await done.after?.();
           return;
         }
@@ -251,11 +244,7 @@ export class Agent {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.client;
     if (!client) return;
-    if (client.connected) {
-      await new Promise<void>((resolve) =>
-        client.publish(topics.state(this.deviceId), JSON.stringify({ online: false, time: new Date().toISOString() }), { qos: 1, retain: true }, () => resolve()),
-      );
-    }
+    await this.publish(topics.state(this.deviceId), { online: false, time: new Date().toISOString() }, true);
     await client.endAsync().catch(() => {});
   }
 }
