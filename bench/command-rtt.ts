@@ -26,6 +26,7 @@ import {
   type AgentProcess,
   type MessagingSetup,
 } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { percentile } from './percentile.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 1000);
 const WARM_UP = 50;
@@ -37,9 +38,7 @@ interface Figures {
 }
 
 function figures(samples: number[]): Figures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { p50: at(0.5), p99: at(0.99), max: sorted.at(-1)! };
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples) };
 }
 
 async function timed(rounds: number, once: () => Promise<unknown>): Promise<Figures> {

@@ -14,6 +14,7 @@ import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { devices, organizationMembers, organizations } from '../apps/server/src/db/schema/index.js';
 import { DevicesRepository } from '../apps/server/src/modules/devices/devices.repository.js';
+import { percentile } from './percentile.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
@@ -82,7 +83,6 @@ const cases: [string, Parameters<DevicesRepository['search']>[0]][] = [
   ['dropdown "dev" size 5', { username: USERNAME, search: 'dev', limit: 5, offset: 0 }],
 ];
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 console.log(`${'query'.padEnd(24)} ${'matches'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
 let worst = 0;
 for (const [label, q] of cases) {
@@ -95,9 +95,8 @@ for (const [label, q] of cases) {
     times.push(performance.now() - start);
     total = result.totals.ALL;
   }
-  times.sort((a, b) => a - b);
-  worst = Math.max(worst, pct(times, 95));
-  console.log(`${label.padEnd(24)} ${String(total).padStart(8)} ${pct(times, 50).toFixed(1).padStart(8)} ${pct(times, 95).toFixed(1).padStart(8)}`);
+  worst = Math.max(worst, percentile(times, 95));
+  console.log(`${label.padEnd(24)} ${String(total).padStart(8)} ${percentile(times, 50).toFixed(1).padStart(8)} ${percentile(times, 95).toFixed(1).padStart(8)}`);
 }
 console.log(`worst p95: ${worst.toFixed(1)} ms (${database.kind}, ${ITERATIONS} runs per query)`);
 

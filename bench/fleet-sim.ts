@@ -35,6 +35,7 @@ import { parseEnv } from '../apps/server/src/env.js';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters, FleetPlan } from './fleet-agents.js';
+import { percentile } from './percentile.js';
 
 const N = Number(process.env.FLEET_N ?? 1000);
 const SECONDS = Number(process.env.FLEET_SECONDS ?? 120);
@@ -47,11 +48,6 @@ const MEMBER = { email: 'user@fleetlink.local', password: 'user' };
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
@@ -292,7 +288,7 @@ try {
   console.log(`simulators: CPU avg ${avg(steady.simCpu).toFixed(0)} %, RSS ${avg(steady.simRss).toFixed(0)} MB total; messages published ${sum('published')}, connection closes ${sum('closes')}, errors ${sum('errors')}, requests answered ${sum('requests')}`);
   console.log(`load samples stored: ${(metricsRows as unknown as { rows: { n: number }[] }).rows[0]?.n}`);
   for (const [name, xs] of Object.entries(phases)) {
-    console.log(`search (${name}): n=${xs.length}, p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
+    console.log(`search (${name}): n=${xs.length}, p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
   }
   if (searchErrors) console.log(`search errors: ${searchErrors}`);
   console.log(`fleet dropped at once: ${offlineAfter === undefined ? `${stillOnline} still online after ${HEARTBEAT * 3 + 60} s` : `all offline (DB) after ${offlineAfter.toFixed(0)} s`}; console /api/health then: ${health}`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages } from './messages.js';
+import { messages, requiredText } from './messages.js';
 
 export const DEVICE_NAME_MAX = 64;
 export const DEVICE_DESCRIPTION_MAX = 1024;
@@ -17,11 +17,7 @@ export const deviceBranchLabel: Record<DeviceBranch, string> = { PRODUCTION: 'St
  */
 export const deviceFormSchema = z.object({
   organization: z.uuid({ error: messages.required('Organization') }),
-  name: z
-    .string({ error: messages.required('Name') })
-    .trim()
-    .min(1, messages.required('Name'))
-    .max(DEVICE_NAME_MAX, messages.maxLength('Name', DEVICE_NAME_MAX)),
+  name: requiredText('Name', DEVICE_NAME_MAX),
   description: z
     .string({ error: 'Description must be text.' })
     .max(DEVICE_DESCRIPTION_MAX, messages.maxLength('Description', DEVICE_DESCRIPTION_MAX))

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages } from '../forms/messages.js';
+import { messages, requiredText } from '../forms/messages.js';
 
 export const serverTypes = ['MESSAGE', 'PROXY'] as const;
 export const serverTypeSchema = z.enum(serverTypes);
@@ -53,12 +53,7 @@ const optionalText = (label: string, max = SERVER_TEXT_MAX) =>
 export const serverFormSchema = z
   .object({
     type: z.enum(serverTypes, { error: messages.required(serverLabels.type) }),
-    url: z
-      .string({ error: messages.required(serverLabels.url) })
-      .trim()
-      .min(1, messages.required(serverLabels.url))
-      .max(SERVER_URL_MAX, messages.maxLength(serverLabels.url, SERVER_URL_MAX))
-      .regex(SERVER_URL_PATTERN, messages.pattern(serverLabels.url)),
+    url: requiredText(serverLabels.url, SERVER_URL_MAX).regex(SERVER_URL_PATTERN, messages.pattern(serverLabels.url)),
     notes: optionalText(serverLabels.notes, SERVER_NOTES_MAX),
     maxCapacity: z.coerce
       .number({ error: messages.required(serverLabels.maxCapacity) })

@@ -52,11 +52,6 @@ export class TelemetryRepository {
     await this.db.update(devices).set({ latency }).where(and(eq(devices.id, deviceId), eq(devices.online, true)));
   }
 
-  async isOnline(deviceId: string): Promise<boolean> {
-    const [row] = await this.db.select({ online: devices.online }).from(devices).where(eq(devices.id, deviceId));
-    return row?.online ?? false;
-  }
-
   /**
    * Heartbeats of many devices in one statement: last response of those already online. Answers
    * the ids it did not update (offline, or gone), for the caller to bring online one by one.
