@@ -1,10 +1,10 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnAgent, tempDir, type AgentProcess } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { admin, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
+import { startLiveDevice, type LiveDevice } from './support/live-device';
 
 /**
  * Issue 24, Playwright: an admin runs a command on a live device from its Command page and reads
@@ -17,36 +17,15 @@ const STAMP = Date.now().toString(36);
 const SCREENSHOT_DIR = path.join(path.resolve(import.meta.dirname, '..'), '.tmp', 'screenshots');
 
 const suite = useConsoleSuite();
-let agent: AgentProcess | undefined;
-const dataDir = tempDir('fleetlink-agent-e2e-');
+let live: LiveDevice | undefined;
 let deviceId: string;
 
 beforeAll(async () => {
-  const org = await suite.api(admin, 'POST', '/api/organization', {
-    type: 'COMPANY',
-    name: `Commands ${STAMP}`,
-    country: 'NL',
-    address: 'Keizersgracht 1, Amsterdam',
-    email: 'ops@commands.example',
-  });
-  expect(org.status, JSON.stringify(org.body)).toBe(201);
-  const member = await suite.api(admin, 'POST', `/api/organization/${org.body.id}/user`, { email: user.email, role: 'USER' });
-  expect(member.status, JSON.stringify(member.body)).toBeLessThan(300);
-  const device = await suite.api(admin, 'POST', '/api/device', { organization: org.body.id, name: `Command box ${STAMP}`, branch: 'PRODUCTION' });
-  expect(device.status).toBe(201);
-  deviceId = device.body.id;
-  agent = spawnAgent({ server: suite.stack.url, device: deviceId, key: device.body.installationId, dataDir });
-  const deadline = Date.now() + 60_000;
-  while (!(await suite.api(admin, 'GET', `/api/device/${deviceId}`)).body.properties) {
-    if (Date.now() > deadline) throw new Error(`the agent did not report: ${agent.output()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  live = await startLiveDevice(suite, { organization: `Commands ${STAMP}`, device: `Command box ${STAMP}` });
+  deviceId = live.deviceId;
 }, TEST_TIMEOUT_MS);
 
-afterAll(async () => {
-  await agent?.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => live?.stop());
 
 describe('commands: run a command on a live device from its Command page', () => {
   it('lets an admin run a command and read its output, with the form’s messages on bad rows', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -14,6 +14,10 @@ import type { Env } from './env.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
 import type { Messaging } from './modules/broker/messaging.js';
+import { AuditRepository } from './modules/audit/audit.repository.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { AuditService } from './modules/audit/audit.service.js';
+import { AuditTrail } from './modules/audit/audit-trail.js';
 import { messagingRoutes } from './modules/broker/messaging.routes.js';
 import { devicesModule } from './modules/devices/index.js';
 import { MembershipRepository } from './modules/organizations/membership.repository.js';
@@ -73,7 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: false } });
 
-  if (deps.idp) await app.register(idpPlugin, deps.idp);
+  const auditRepository = new AuditRepository(database.db);
+  const audit = new AuditTrail(auditRepository, app.log);
+  if (deps.idp) await app.register(idpPlugin, { ...deps.idp, audit });
 
   const memberships = new MembershipRepository(database.db);
   const policy = new OrganizationPolicy(memberships);
@@ -86,9 +92,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         checkDatabase: async () => void (await database.db.execute(sql`select 1`)),
       });
       // Feature modules: each gets the database and the one policy that decides access.
-      const devices = devicesModule(database.db, policy);
+      const devices = devicesModule(database.db, policy, audit);
       await api.register(devices.routes, { service: devices.service });
-      await registerOrganizations(api, { db: database.db, env, policy });
+      await registerOrganizations(api, { db: database.db, env, policy, audit });
+      await api.register(auditRoutes, { service: new AuditService(auditRepository, policy) });
       if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy });
     },
     { prefix: '/api' },

@@ -1,7 +1,10 @@
 import type { Me } from '@fleetlink/contract';
 
-/** The signed-in caller, read from a verified Keycloak-shaped access token. */
-export type Principal = Me;
+/**
+ * The signed-in caller, read from a verified Keycloak-shaped access token, and the address the
+ * request came from (for the audit trail; not part of what /me answers).
+ */
+export type Principal = Me & { clientAddress?: string };
 
 export function principalFromClaims(claims: Record<string, unknown>): Principal {
   const str = (v: unknown) => (typeof v === 'string' && v ? v : null);

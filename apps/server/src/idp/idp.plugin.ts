@@ -1,13 +1,16 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import type { AuditTrail } from '../modules/audit/audit-trail.js';
 import type { AccountStore } from './accounts.js';
 import { errorPage, loginPage, LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH } from './pages.js';
 import { IDP_MOUNT } from './provider.js';
+import { INVALID_CREDENTIALS, PasswordSignIn } from './sign-in.js';
 
 interface IdpPluginOptions {
   provider: Provider;
   accounts: AccountStore;
+  audit: AuditTrail;
 }
 
 /**
@@ -15,7 +18,8 @@ interface IdpPluginOptions {
  * oidc-provider's Koa app with the mount prefix stripped (as its docs describe for mounting).
  */
 export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
-  const { provider, accounts } = opts;
+  const { provider } = opts;
+  const signIn = new PasswordSignIn(opts.accounts, opts.audit);
 
   await app.register(async (interactions) => {
     await interactions.register(formbody);
@@ -45,9 +49,9 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
         if (!login || !password) {
           return sendPage(reply, 400, loginPage({ action, login, error: 'Email and password are required.' }));
         }
-        const account = await accounts.authenticate(login, password);
+        const account = await signIn.attempt(login, password, req.ip);
         if (!account) {
-          return sendPage(reply, 401, loginPage({ action, login, error: 'Invalid email or password.' }));
+          return sendPage(reply, 401, loginPage({ action, login, error: INVALID_CREDENTIALS }));
         }
         return finish(req, reply, { login: { accountId: account.id } });
       },

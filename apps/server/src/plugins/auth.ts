@@ -35,7 +35,7 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions) {
     const token = bearerToken(req);
     if (!token) return reply.code(401).send(body(ErrorCode.Unauthenticated, 'Sign in to use this API: the bearer token is missing.'));
     try {
-      req.principal = await opts.verifier.verify(token);
+      req.principal = { ...(await opts.verifier.verify(token)), clientAddress: req.ip };
     } catch (err) {
       const message = err instanceof InvalidTokenError ? err.message : 'The access token is not valid.';
       return reply.code(401).send(body(ErrorCode.Unauthenticated, message));

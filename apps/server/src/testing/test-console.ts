@@ -72,9 +72,11 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
   };
 }
 
-/** A fresh database on TEST_DATABASE_URL's server (none when it is unset), dropped by `drop()`. */
-export async function createTestDatabase(prefix = 'fleetlink_test'): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
+/** A fresh database on the server of `adminUrl` (TEST_DATABASE_URL; none when unset), dropped by `drop()`. */
+export async function createTestDatabase(
+  prefix = 'fleetlink_test',
+  adminUrl = process.env.TEST_DATABASE_URL,
+): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   if (!adminUrl) return undefined;
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSizeSchema } from './page-size.js';
 import { deviceBranchSchema } from '../forms/device-form.js';
 
 /** Device ids in paths: a malformed one is a 400 with a clear message, never a database error. */
@@ -70,12 +71,7 @@ export const deviceSearchQuerySchema = z.object({
   search: z.string().max(200, 'Search must be less than 200 characters.').optional(),
   status: deviceStatusFilterSchema.optional(),
   page: z.coerce.number({ error: 'Page must be a number.' }).int('Page must be a whole number.').min(0, 'Page must be at least 0.').default(0),
-  size: z.coerce
-    .number({ error: 'Size must be a number.' })
-    .int('Size must be a whole number.')
-    .min(1, 'Size must be at least 1.')
-    .max(DEVICE_PAGE_SIZE_MAX, `Size must be less than ${DEVICE_PAGE_SIZE_MAX + 1}.`)
-    .default(20),
+  size: pageSizeSchema(DEVICE_PAGE_SIZE_MAX, 20),
 });
 export type DeviceSearchQuery = z.infer<typeof deviceSearchQuerySchema>;
 

@@ -3,3 +3,4 @@ export * from './idp.js';
 export * from './organizations.js';
 export * from './devices.js';
 export * from './servers.js';
+export * from './audit.js';

@@ -34,6 +34,7 @@ export async function createDevice(db: Db, name = 'test device'): Promise<{ id: 
 
 export const ADMIN_EMAIL = 'admin@fleetlink.local';
 export const USER_EMAIL = 'user@fleetlink.local';
+export const GUEST_EMAIL = 'guest@fleetlink.local';
 
 /** A device of a new organization where admin@ is ADMIN and user@ a USER. */
 export async function memberDevice(db: Db, name: string): Promise<{ id: string; key: string; organizationId: string }> {
@@ -72,7 +73,7 @@ export function childPids(pid: number): number[] {
 /** The real agent CLI as a child process. */
 export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string; maxBackoffMs?: number }): AgentProcess {
   const argv = [AGENT_BIN, 'run', '--server', args.server, '--device', args.device, '--data-dir', args.dataDir];
-  if (args.key) argv.push('--key', args.key);
+  if (args.key) argv.push(`--key=${args.key}`); // a key may begin with '-'
   const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

@@ -1,6 +1,8 @@
 import type { Database } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { CommandsService } from '../commands/commands.service.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { DeviceCredentials } from '../enrollment/credentials.js';
@@ -29,7 +31,7 @@ export interface Messaging {
   stop(): Promise<void>;
 }
 
-export async function startMessaging(o: { env: Env; database: Database; log: HubLog & { warn(o: object, m: string): void } }): Promise<Messaging> {
+export async function startMessaging(o: { env: Env; database: Database; log: HubLog & { error(o: object, m: string): void } }): Promise<Messaging> {
   const { env, log } = o;
   const db = o.database.db;
   const serversRepo = new ServersRepository(db);
@@ -38,7 +40,8 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     ? await startEmbeddedBroker({ db, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log })
     : undefined;
   const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker });
-  const servers = new ServersService(serversRepo, hub, credentials, log);
+  const audit = new AuditTrail(new AuditRepository(db), log);
+  const servers = new ServersService(serversRepo, hub, credentials, log, audit);
   const telemetryRepo = new TelemetryRepository(db);
   const devices = new DevicesRepository(db);
   const policy = new OrganizationPolicy(new MembershipRepository(db));
@@ -59,6 +62,7 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     repo: new EnrollmentRepository(db, serversRepo),
     servers: serversRepo,
     policy,
+    audit,
     credentials,
     hub,
     log,
@@ -71,7 +75,7 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     embeddedServerId: embedded?.serverId,
     servers,
     enrollment,
-    commands: new CommandsService({ policy, devices, hub }),
+    commands: new CommandsService({ policy, devices, hub, audit }),
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
     async stop() {

@@ -1,6 +1,7 @@
-import { commandOutputSchema, commandTimeoutSeconds, ErrorCode, RequestName, type CommandForm, type CommandOutput, type CommandRequest } from '@fleetlink/contract';
+import { AuditKind, commandOutputSchema, commandTimeoutSeconds, ErrorCode, RequestName, type CommandForm, type CommandOutput, type CommandRequest } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import { DeviceRequestError } from '../broker/device-request-error.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
@@ -22,10 +23,24 @@ export class CommandsService {
       policy: OrganizationPolicy;
       devices: Pick<DevicesRepository, 'isOnline'>;
       hub: Pick<MessageHub, 'request'>;
+      audit: AuditTrail;
     },
   ) {}
 
-  async run(p: Principal, deviceId: string, form: CommandForm): Promise<CommandOutput> {
+  /** Recorded with its name, parameters and how it ended (exit code, signal, timeout). */
+  run(p: Principal, deviceId: string, form: CommandForm): Promise<CommandOutput> {
+    const details = { name: form.name, parameters: Object.fromEntries(form.parameters.map((row) => [row.name, row.value])) };
+    return this.deps.audit.track(p, { kind: AuditKind.Command, deviceId, details }, () => this.runNow(p, deviceId, form), (output) => ({
+      details: {
+        exitCode: output.exitCode,
+        ...(output.signal ? { signal: output.signal } : {}),
+        ...(output.timedOut ? { timedOut: true } : {}),
+        durationMs: output.durationMs,
+      },
+    }));
+  }
+
+  private async runNow(p: Principal, deviceId: string, form: CommandForm): Promise<CommandOutput> {
     if (!mayRunCommand(p, form.name)) throw forbidden(`Only administrators can run the command '${form.name}'.`);
     await this.deps.policy.readDevice(p, deviceId);
     const parameters = Object.fromEntries(form.parameters.map((row) => [row.name, row.value]));

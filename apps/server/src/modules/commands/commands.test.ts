@@ -4,6 +4,7 @@ import { COMMAND_OUTPUT_MAX_BYTES, commandOutputSchema, type CommandFormInput } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
+  GUEST_EMAIL,
   createDevice,
   deviceRow,
   embeddedSetup,
@@ -19,7 +20,6 @@ import {
 } from '../broker/broker.test-support.js';
 
 const bin = mosquittoBin();
-const GUEST_EMAIL = 'guest@fleetlink.local';
 
 /** Whether a process exists (signal 0 only asks). */
 function alive(pid: number): boolean {

@@ -66,6 +66,6 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ service: DevicesService }> =
   app.get(
     '/devices-search-reindex',
     { config: { roles: [RealmRole.Admin] }, schema: { tags, summary: 'Rebuild the device search index', response: { 200: deviceReindexResultSchema } } },
-    async () => ({ indexed: await service.reindex() }),
+    async (req) => ({ indexed: await service.reindex(req.principal) }),
   );
 };

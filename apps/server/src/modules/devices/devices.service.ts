@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Device, DeviceForm, DeviceListItem, DeviceSearchQuery, DeviceSearchResult } from '@fleetlink/contract';
+import { AuditKind, type Device, type DeviceForm, type DeviceListItem, type DeviceSearchQuery, type DeviceSearchResult } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import { fieldChanges } from '../audit/field-changes.js';
 import { canManage, type OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { DeviceWithOrganization, DeviceWrite, DevicesRepository } from './devices.repository.js';
 
@@ -13,6 +15,7 @@ export class DevicesService {
   constructor(
     private readonly repo: DevicesRepository,
     private readonly policy: OrganizationPolicy,
+    private readonly audit: AuditTrail,
   ) {}
 
   async search(p: Principal, q: DeviceSearchQuery): Promise<DeviceSearchResult> {
@@ -31,23 +34,37 @@ export class DevicesService {
     return this.load(id, canManage(access.role));
   }
 
-  async create(p: Principal, form: DeviceForm): Promise<Device> {
-    await this.policy.createDeviceIn(p, form.organization);
-    const id = await this.repo.insert({ ...toWrite(form), installationKey: newInstallationKey() });
-    return this.load(id);
+  create(p: Principal, form: DeviceForm): Promise<Device> {
+    const action = { kind: AuditKind.DeviceCreate, organizationId: form.organization, details: formDetails(form) };
+    return this.audit.track(
+      p,
+      action,
+      async () => {
+        await this.policy.createDeviceIn(p, form.organization);
+        const id = await this.repo.insert({ ...toWrite(form), installationKey: newInstallationKey() });
+        return this.load(id);
+      },
+      (device) => ({ deviceId: device.id }),
+    );
   }
 
   async update(p: Principal, id: string, form: DeviceForm): Promise<Device> {
-    const access = await this.policy.writeDevice(p, id);
-    // Moving a device to another organization needs the same right there as creating one.
-    if (form.organization !== access.organizationId) await this.policy.createDeviceIn(p, form.organization);
-    await this.repo.update(id, toWrite(form));
-    return this.load(id);
+    const before = await this.repo.findById(id);
+    const details = before ? { changes: fieldChanges(before.device, toWrite(form), EDITABLE) } : formDetails(form);
+    return this.audit.track(p, { kind: AuditKind.DeviceUpdate, deviceId: id, details }, async () => {
+      const access = await this.policy.writeDevice(p, id);
+      // Moving a device to another organization needs the same right there as creating one.
+      if (form.organization !== access.organizationId) await this.policy.createDeviceIn(p, form.organization);
+      await this.repo.update(id, toWrite(form));
+      return this.load(id);
+    });
   }
 
-  async remove(p: Principal, id: string): Promise<void> {
-    await this.policy.writeDevice(p, id);
-    await this.repo.delete(id);
+  remove(p: Principal, id: string): Promise<void> {
+    return this.audit.track(p, { kind: AuditKind.DeviceDelete, deviceId: id }, async () => {
+      await this.policy.writeDevice(p, id);
+      await this.repo.delete(id);
+    });
   }
 
   tags(p: Principal): Promise<string[]> {
@@ -59,8 +76,8 @@ export class DevicesService {
     return this.repo.organizationsWithRole(p.username, ['CREATOR', 'ADMIN']);
   }
 
-  reindex(): Promise<number> {
-    return this.repo.reindexAll();
+  reindex(p: Principal): Promise<number> {
+    return this.audit.track(p, { kind: AuditKind.DevicesReindex }, () => this.repo.reindexAll(), (indexed) => ({ details: { indexed } }));
   }
 
   /** After a create or update the caller evidently manages the device. */
@@ -76,6 +93,12 @@ function toWrite(form: DeviceForm): DeviceWrite {
   const tags = [...new Set((form.tags ?? []).map((t) => t.trim()).filter(Boolean))];
   return { organizationId: form.organization, name: form.name, description, branch: form.branch, tags };
 }
+
+/** What a device edit can change, as the audit trail compares it. */
+const EDITABLE = ['name', 'description', 'branch', 'tags', 'organizationId'] as const;
+
+/** What a device form says, as the audit trail keeps it. */
+const formDetails = (form: DeviceForm) => ({ name: form.name, branch: form.branch, ...(form.tags?.length ? { tags: form.tags } : {}) });
 
 export function toListItem({ device: d, organization, servers }: DeviceWithOrganization): DeviceListItem {
   return {

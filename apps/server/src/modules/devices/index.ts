@@ -1,11 +1,12 @@
 import type { Db } from '../../db/client.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { DevicesRepository } from './devices.repository.js';
 import { devicesRoutes } from './devices.routes.js';
 import { DevicesService } from './devices.service.js';
 
 /** Wires the devices capability: repository → service → routes plugin options. */
-export function devicesModule(db: Db, policy: OrganizationPolicy) {
+export function devicesModule(db: Db, policy: OrganizationPolicy, audit: AuditTrail) {
   const repository = new DevicesRepository(db);
-  return { repository, service: new DevicesService(repository, policy), routes: devicesRoutes };
+  return { repository, service: new DevicesService(repository, policy, audit), routes: devicesRoutes };
 }

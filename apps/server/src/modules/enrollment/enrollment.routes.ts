@@ -23,7 +23,7 @@ export const enrollmentRoutes: FastifyPluginAsyncZod<{ service: EnrollmentServic
       config: { public: true, rateLimit: { max: perMinute, timeWindow: '1 minute' } },
       schema: { tags: ['agent'], body: agentEnrollRequestSchema, response: { 200: agentEnrollResponseSchema } },
     },
-    (req) => service.enroll(req.body),
+    (req) => service.enroll(req.body, req.ip),
   );
 
   app.post(

@@ -1,6 +1,7 @@
-import { ErrorCode, serverTypes, type AgentEnrollRequest, type AgentEnrollResponse, type AgentServer } from '@fleetlink/contract';
+import { AuditKind, ErrorCode, serverTypes, type AgentEnrollRequest, type AgentEnrollResponse, type AgentServer } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { AppError, forbidden, notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import { DeviceWorkQueue } from '../broker/device-work-queue.js';
 import type { HubLog } from '../broker/hub-connection.js';
 import type { MessageHub } from '../broker/message-hub.js';
@@ -43,6 +44,7 @@ export class EnrollmentService {
       servers: ServersRepository;
       credentials: DeviceCredentials;
       policy: OrganizationPolicy;
+      audit: AuditTrail;
       hub: MessageHub;
       log: HubLog;
       heartbeatSeconds: number;
@@ -50,8 +52,28 @@ export class EnrollmentService {
     },
   ) {}
 
-  enroll(req: AgentEnrollRequest): Promise<AgentEnrollResponse> {
-    return this.serial.run(req.deviceId, () => this.enrollSerially(req));
+  /**
+   * An enrollment with the installation key is recorded in the audit trail, refused or not (its
+   * agent acted, from `clientAddress`); an agent renewing its own account changes nothing to record.
+   */
+  enroll(req: AgentEnrollRequest, clientAddress: string | null = null): Promise<AgentEnrollResponse> {
+    return this.serial.run(req.deviceId, async () => {
+      const withKey = req.password === undefined;
+      const record = (error: string | null) =>
+        this.o.audit.record(
+          { username: null, subject: null, clientAddress },
+          { kind: AuditKind.DeviceEnroll, deviceId: req.deviceId, details: { ...req.agent } },
+          { error },
+        );
+      try {
+        const answer = await this.enrollSerially(req);
+        if (withKey) await record(null);
+        return answer;
+      } catch (err) {
+        if (withKey && err instanceof AppError && err.statusCode === 403) await record(err.message);
+        throw err;
+      }
+    });
   }
 
   /** Read inside the device's turn, so it sees what the enrollment or reset before it stored. */
@@ -119,7 +141,11 @@ export class EnrollmentService {
    * with it the agent's connection) before the new key is stored, so a failure leaves both as they
    * were. Answers the new key.
    */
-  async resetKey(p: Principal, deviceId: string): Promise<string> {
+  resetKey(p: Principal, deviceId: string): Promise<string> {
+    return this.o.audit.track(p, { kind: AuditKind.DeviceKeyReset, deviceId }, () => this.resetKeyNow(p, deviceId));
+  }
+
+  private async resetKeyNow(p: Principal, deviceId: string): Promise<string> {
     await this.o.policy.writeDevice(p, deviceId);
     return this.serial.run(deviceId, async () => {
       const { repo, servers, hub, log } = this.o;

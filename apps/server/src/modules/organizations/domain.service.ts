@@ -1,6 +1,7 @@
-import type { OrganizationDomain } from '@fleetlink/contract';
+import { AuditKind, type OrganizationDomain } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { conflict, notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import { checkDomain, type CnameLookup } from './domain-check.js';
 import type { DomainRepository, DomainRow } from './domain.repository.js';
 import type { OrganizationPolicy } from './organization.policy.js';
@@ -22,6 +23,7 @@ export class DomainService {
     private readonly policy: OrganizationPolicy,
     private readonly lookup: CnameLookup,
     readonly proxyHost: string,
+    private readonly audit: AuditTrail,
   ) {}
 
   async list(organizationId: string): Promise<OrganizationDomain[]> {
@@ -29,24 +31,42 @@ export class DomainService {
   }
 
   /** Registers the domain and checks it right away, so the answer already says ACTIVE or why not. */
-  async register(p: Principal, organizationId: string, domain: string): Promise<OrganizationDomain> {
-    await this.policy.manageOrganization(p, organizationId);
-    const taken = () => conflict(`The domain ${domain} is already registered.`);
-    if (await this.repo.findByName(domain)) throw taken();
-    let row: DomainRow;
-    try {
-      row = await this.repo.add(organizationId, domain);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw taken();
-      throw err;
-    }
-    return toDomain((await this.check(row)) ?? row);
+  register(p: Principal, organizationId: string, domain: string): Promise<OrganizationDomain> {
+    return this.audit.track(
+      p,
+      { kind: AuditKind.DomainAdd, organizationId, details: { domain } },
+      async () => {
+        await this.policy.manageOrganization(p, organizationId);
+        const taken = () => conflict(`The domain ${domain} is already registered.`);
+        if (await this.repo.findByName(domain)) throw taken();
+        let row: DomainRow;
+        try {
+          row = await this.repo.add(organizationId, domain);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw taken();
+          throw err;
+        }
+        return toDomain((await this.check(row)) ?? row);
+      },
+      (added) => ({ details: { status: added.status } }),
+    );
   }
 
-  async revoke(p: Principal, organizationId: string, domainId: string): Promise<void> {
-    await this.policy.manageOrganization(p, organizationId);
-    if (!(await this.repo.find(organizationId, domainId))) throw notFound('Domain not found.');
-    await this.repo.remove(organizationId, domainId);
+  revoke(p: Principal, organizationId: string, domainId: string): Promise<void> {
+    return this.audit
+      .track(
+        p,
+        { kind: AuditKind.DomainRemove, organizationId, details: { domainId } },
+        async () => {
+          await this.policy.manageOrganization(p, organizationId);
+          const row = await this.repo.find(organizationId, domainId);
+          if (!row) throw notFound('Domain not found.');
+          await this.repo.remove(organizationId, domainId);
+          return row;
+        },
+        (removed) => ({ details: { domain: removed.domain } }),
+      )
+      .then(() => undefined);
   }
 
   /** Looks the CNAME up and records the outcome; undefined when the domain was removed meanwhile. */

@@ -1,4 +1,5 @@
 import {
+  AuditKind,
   ORGANIZATION_HAS_DEVICES,
   type MyOrganization,
   type Organization,
@@ -9,6 +10,8 @@ import {
 } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { conflict, notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import { fieldChanges } from '../audit/field-changes.js';
 import type { DomainService } from './domain.service.js';
 import type { MemberRow, OrganizationRepository } from './organization.repository.js';
 import type { OrganizationPolicy } from './organization.policy.js';
@@ -27,6 +30,7 @@ export class OrganizationService {
     private readonly repo: OrganizationRepository,
     private readonly policy: OrganizationPolicy,
     private readonly domains: DomainService,
+    private readonly audit: AuditTrail,
   ) {}
 
   mine(p: Principal): Promise<MyOrganization[]> {
@@ -49,46 +53,72 @@ export class OrganizationService {
     return { ...org, role, devicesCount, users: members.map(toUser), domains, proxyHost: this.domains.proxyHost };
   }
 
-  async create(p: Principal, form: OrganizationForm): Promise<OrganizationDetail> {
-    const id = await this.repo.create(form, p.username);
-    return this.detail(p, id);
+  create(p: Principal, form: OrganizationForm): Promise<OrganizationDetail> {
+    return this.audit.track(
+      p,
+      { kind: AuditKind.OrganizationCreate, details: formDetails(form) },
+      async () => this.detail(p, await this.repo.create(form, p.username)),
+      (org) => ({ organizationId: org.id }),
+    );
   }
 
   async update(p: Principal, id: string, form: OrganizationForm): Promise<OrganizationDetail> {
-    await this.policy.manageOrganization(p, id);
-    await this.repo.update(id, form);
-    return this.detail(p, id);
+    const before = await this.repo.find(id);
+    const details = before ? { changes: fieldChanges(before, form, organizationFields) } : formDetails(form);
+    return this.audit.track(p, { kind: AuditKind.OrganizationUpdate, organizationId: id, details }, async () => {
+      await this.policy.manageOrganization(p, id);
+      await this.repo.update(id, form);
+      return this.detail(p, id);
+    });
   }
 
-  async remove(p: Principal, id: string): Promise<void> {
-    await this.policy.manageOrganization(p, id);
-    if ((await this.repo.countDevices(id)) > 0) throw conflict(ORGANIZATION_HAS_DEVICES);
-    try {
-      await this.repo.delete(id);
-    } catch (err) {
-      // A device created between the count and the delete: the foreign key refuses, same answer.
-      if (isForeignKeyViolation(err)) throw conflict(ORGANIZATION_HAS_DEVICES);
-      throw err;
-    }
+  remove(p: Principal, id: string): Promise<void> {
+    return this.audit.track(p, { kind: AuditKind.OrganizationDelete, organizationId: id }, async () => {
+      await this.policy.manageOrganization(p, id);
+      if ((await this.repo.countDevices(id)) > 0) throw conflict(ORGANIZATION_HAS_DEVICES);
+      try {
+        await this.repo.delete(id);
+      } catch (err) {
+        // A device created between the count and the delete: the foreign key refuses, same answer.
+        if (isForeignKeyViolation(err)) throw conflict(ORGANIZATION_HAS_DEVICES);
+        throw err;
+      }
+    });
   }
 
-  async addUser(p: Principal, id: string, form: OrganizationUserForm): Promise<OrganizationUser> {
-    await this.policy.manageOrganization(p, id);
-    const duplicate = () => conflict(`${form.email} is already a member of this organization.`);
-    if (await this.repo.findMemberByEmail(id, form.email)) throw duplicate();
-    try {
-      return toUser(await this.repo.addMember(id, form.email, form.role));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw duplicate();
-      throw err;
-    }
+  addUser(p: Principal, id: string, form: OrganizationUserForm): Promise<OrganizationUser> {
+    const action = { kind: AuditKind.MemberAdd, organizationId: id, details: { email: form.email, role: form.role } };
+    return this.audit.track(p, action, async () => {
+      await this.policy.manageOrganization(p, id);
+      const duplicate = () => conflict(`${form.email} is already a member of this organization.`);
+      if (await this.repo.findMemberByEmail(id, form.email)) throw duplicate();
+      try {
+        return toUser(await this.repo.addMember(id, form.email, form.role));
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicate();
+        throw err;
+      }
+    });
   }
 
-  async removeUser(p: Principal, id: string, memberId: string): Promise<void> {
-    await this.policy.manageOrganization(p, id);
-    const member = await this.repo.findMember(id, memberId);
-    if (!member) throw notFound('Member not found.');
-    if (member.role === 'CREATOR') throw conflict(`The access of ${member.email} cannot be revoked: they created this organization.`);
-    await this.repo.removeMember(id, memberId);
+  removeUser(p: Principal, id: string, memberId: string): Promise<void> {
+    return this.audit.track(
+      p,
+      { kind: AuditKind.MemberRemove, organizationId: id, details: { memberId } },
+      async () => {
+        await this.policy.manageOrganization(p, id);
+        const member = await this.repo.findMember(id, memberId);
+        if (!member) throw notFound('Member not found.');
+        if (member.role === 'CREATOR') throw conflict(`The access of ${member.email} cannot be revoked: they created this organization.`);
+        await this.repo.removeMember(id, memberId);
+        return member;
+      },
+      (member) => ({ details: { email: member.email, role: member.role } }),
+    ).then(() => undefined);
   }
 }
+
+/** What an organization form says, as the audit trail keeps it. */
+const formDetails = (form: OrganizationForm) => ({ name: form.name, type: form.type, country: form.country ?? null });
+
+const organizationFields = ['type', 'name', 'country', 'address', 'telephone', 'email', 'vat'] as const;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import { ConfigError, type Env } from '../../env.js';
 import { createCnameLookup, type CnameLookup } from './domain-check.js';
 import { DomainMonitor } from './domain-monitor.js';
@@ -14,6 +15,7 @@ interface OrganizationsModuleOptions {
   db: Db;
   env: Pick<Env, 'TUNNEL_PROXY_HOST' | 'DNS_SERVERS' | 'DOMAIN_CHECK_INTERVAL'>;
   policy: OrganizationPolicy;
+  audit: AuditTrail;
   lookup?: CnameLookup;
 }
 
@@ -27,8 +29,9 @@ export async function registerOrganizations(api: FastifyInstance, opts: Organiza
     opts.policy,
     opts.lookup ?? cnameLookupFor(opts.env.DNS_SERVERS),
     opts.env.TUNNEL_PROXY_HOST,
+    opts.audit,
   );
-  const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains);
+  const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains, opts.audit);
   await api.register(organizationRoutes, { organizations, domains });
   const monitor = new DomainMonitor(domains, opts.env.DOMAIN_CHECK_INTERVAL * 1000, api.log);
   api.addHook('onReady', async () => void monitor.start());

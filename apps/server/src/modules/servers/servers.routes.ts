@@ -24,26 +24,26 @@ export const serversRoutes: FastifyPluginAsyncZod<{ service: ServersService }> =
   );
 
   app.post('/server', { config: admin, schema: { tags, body: serverFormSchema, response: { 201: serverSchema } } }, async (req, reply) =>
-    reply.code(201).send(await service.create(req.body)),
+    reply.code(201).send(await service.create(req.principal, req.body)),
   );
 
   app.put('/server/:id', { config: admin, schema: { tags, params: serverParamsSchema, body: serverFormSchema, response: { 200: serverSchema } } }, (req) =>
-    service.update(req.params.id, req.body),
+    service.update(req.principal, req.params.id, req.body),
   );
 
   app.delete('/server/:id', { config: admin, schema: { tags, params: serverParamsSchema } }, async (req, reply) => {
-    await service.delete(req.params.id);
+    await service.delete(req.principal, req.params.id);
     return reply.code(204).send();
   });
 
-  app.get('/servers-reload', { config: admin, schema: { tags, response: { 200: serversReloadResultSchema } } }, async () => ({
-    connections: await service.reload(),
+  app.get('/servers-reload', { config: admin, schema: { tags, response: { 200: serversReloadResultSchema } } }, async (req) => ({
+    connections: await service.reload(req.principal),
   }));
 
   app.post(
     '/server-migrate/:deviceId/:fromServerId/:toServerId',
     { config: admin, schema: { tags, params: serverMigrateParamsSchema, response: { 200: deviceServersSchema } } },
-    (req) => service.migrate(req.params.deviceId, req.params.fromServerId, req.params.toServerId),
+    (req) => service.migrate(req.principal, req.params.deviceId, req.params.fromServerId, req.params.toServerId),
   );
 
   // The device Servers tab (realm ADMIN): the device's assigned servers with their load.

@@ -1,9 +1,21 @@
-import type { Server, ServerForm } from '@fleetlink/contract';
+import { AuditKind, type Server, type ServerForm } from '@fleetlink/contract';
+import type { Principal } from '../../auth/principal.js';
 import { badRequest, conflict, notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import type { HubLog } from '../broker/hub-connection.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import type { DeviceCredentials } from '../enrollment/credentials.js';
 import type { ServerInsert, ServersRepository, ServerWithLoad } from './servers.repository.js';
+
+/** What a server form says, as the audit trail keeps it: never its password, trust store or key. */
+const serverDetails = (form: ServerForm) => ({
+  type: form.type,
+  url: form.url.trim(),
+  status: form.status,
+  maxCapacity: form.maxCapacity,
+  organization: blank(form.organization),
+  username: blank(form.username),
+});
 
 const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
 
@@ -14,6 +26,7 @@ export class ServersService {
     private readonly hub: MessageHub,
     private readonly credentials: DeviceCredentials,
     private readonly log: HubLog,
+    private readonly audit: AuditTrail,
   ) {}
 
   toDto(row: ServerWithLoad): Server {
@@ -67,35 +80,52 @@ export class ServersService {
     };
   }
 
-  async create(form: ServerForm): Promise<Server> {
-    const id = await this.repo.insert(await this.values(form));
-    if (form.type === 'MESSAGE') await this.hub.reload();
-    return this.get(id);
+  create(p: Principal, form: ServerForm): Promise<Server> {
+    return this.audit.track(
+      p,
+      { kind: AuditKind.ServerCreate, details: serverDetails(form) },
+      async () => {
+        const id = await this.repo.insert(await this.values(form));
+        if (form.type === 'MESSAGE') await this.hub.reload();
+        return this.get(id);
+      },
+      (server) => ({ details: { serverId: server.id } }),
+    );
   }
 
-  async update(id: string, form: ServerForm): Promise<Server> {
-    const before = await this.repo.findById(id);
-    if (!before) throw notFound('Server not found.');
-    if (before.type !== form.type && before.devicesCount > 0) {
-      throw conflict(`This server has ${before.devicesCount} devices: move them before changing its type.`);
-    }
-    await this.repo.update(id, await this.values(form));
-    if (form.type === 'MESSAGE' || before.type === 'MESSAGE') await this.hub.reload();
-    return this.get(id);
+  async update(p: Principal, id: string, form: ServerForm): Promise<Server> {
+    return this.audit.track(p, { kind: AuditKind.ServerUpdate, details: { serverId: id, ...serverDetails(form) } }, async () => {
+      const before = await this.repo.findById(id);
+      if (!before) throw notFound('Server not found.');
+      if (before.type !== form.type && before.devicesCount > 0) {
+        throw conflict(`This server has ${before.devicesCount} devices: move them before changing its type.`);
+      }
+      await this.repo.update(id, await this.values(form));
+      if (form.type === 'MESSAGE' || before.type === 'MESSAGE') await this.hub.reload();
+      return this.get(id);
+    });
   }
 
-  async delete(id: string): Promise<void> {
-    const row = await this.repo.findById(id);
-    if (!row) throw notFound('Server not found.');
-    if (row.devicesCount > 0) {
-      throw conflict(`This server still has ${row.devicesCount} devices: migrate them to another server first.`);
-    }
-    await this.repo.delete(id);
-    if (row.type === 'MESSAGE') await this.hub.reload();
+  delete(p: Principal, id: string): Promise<void> {
+    return this.audit.track(
+      p,
+      { kind: AuditKind.ServerDelete, details: { serverId: id } },
+      async () => {
+        const row = await this.repo.findById(id);
+        if (!row) throw notFound('Server not found.');
+        if (row.devicesCount > 0) {
+          throw conflict(`This server still has ${row.devicesCount} devices: migrate them to another server first.`);
+        }
+        await this.repo.delete(id);
+        if (row.type === 'MESSAGE') await this.hub.reload();
+        return row;
+      },
+      (row) => ({ details: { type: row.type, url: row.url } }),
+    ).then(() => undefined);
   }
 
-  reload(): Promise<number> {
-    return this.hub.reload();
+  reload(p: Principal): Promise<number> {
+    return this.audit.track(p, { kind: AuditKind.ServersReload }, () => this.hub.reload(), (connections) => ({ details: { connections } }));
   }
 
   async serversOf(deviceId: string): Promise<Server[]> {
@@ -103,30 +133,33 @@ export class ServersService {
   }
 
   /**
-   * Moves a device from one server to another of the same type. For message servers the device's
+   * Moves a device from one server to another of the same type (recorded as the device's). For message servers the device's
    * account is provisioned on the target first, then its agent is told to move (if it is
    * reachable now; otherwise it is redirected the next time it connects to the old server).
    */
-  async migrate(deviceId: string, fromServerId: string, toServerId: string): Promise<Server[]> {
-    const assigned = await this.repo.assignedTo(deviceId);
-    const from = assigned.find((s) => s.id === fromServerId);
-    if (!from) throw notFound('The device is not assigned to this server.');
-    const to = await this.repo.findById(toServerId);
-    if (!to) throw notFound('Server not found.');
-    if (to.id === from.id) throw badRequest('The device is already on this server.');
-    if (to.type !== from.type) throw badRequest('A device can only move to a server of the same type.');
-    if (to.type === 'MESSAGE') {
-      const creds = await this.credentials.current(deviceId);
-      if (creds) await this.hub.provisionDevice(to.id, deviceId, creds.password);
-      await this.repo.move(deviceId, from.id, to.id);
-      if (creds) {
-        const via = this.hub.connection(from.id);
-        await this.tellAgentToMove(deviceId, to, creds.password, via);
+  migrate(p: Principal, deviceId: string, fromServerId: string, toServerId: string): Promise<Server[]> {
+    const action = { kind: AuditKind.DeviceMigrate, deviceId, details: { fromServerId, toServerId } };
+    return this.audit.track(p, action, async () => {
+      const assigned = await this.repo.assignedTo(deviceId);
+      const from = assigned.find((s) => s.id === fromServerId);
+      if (!from) throw notFound('The device is not assigned to this server.');
+      const to = await this.repo.findById(toServerId);
+      if (!to) throw notFound('Server not found.');
+      if (to.id === from.id) throw badRequest('The device is already on this server.');
+      if (to.type !== from.type) throw badRequest('A device can only move to a server of the same type.');
+      if (to.type === 'MESSAGE') {
+        const creds = await this.credentials.current(deviceId);
+        if (creds) await this.hub.provisionDevice(to.id, deviceId, creds.password);
+        await this.repo.move(deviceId, from.id, to.id);
+        if (creds) {
+          const via = this.hub.connection(from.id);
+          await this.tellAgentToMove(deviceId, to, creds.password, via);
+        }
+      } else {
+        await this.repo.move(deviceId, from.id, to.id);
       }
-    } else {
-      await this.repo.move(deviceId, from.id, to.id);
-    }
-    return this.serversOf(deviceId);
+      return this.serversOf(deviceId);
+    });
   }
 
   /** A device connected to a server it no longer belongs to: send it on to its assigned one. */

@@ -1,4 +1,4 @@
-import { IconPackage, IconRefresh, IconServer2, IconSettings } from '@tabler/icons-react';
+import { IconHistory, IconPackage, IconRefresh, IconServer2, IconSettings } from '@tabler/icons-react';
 import { MenuLink } from './MenuLink';
 import { NavMenu } from './NavMenu';
 
@@ -8,6 +8,9 @@ export function ManageMenu() {
     <NavMenu label="Manage" icon={<IconSettings size={18} />} sections={['/operator', '/servers', '/agent']}>
       <MenuLink to="/operator" icon={<IconRefresh size={16} />}>
         Rebuild index
+      </MenuLink>
+      <MenuLink to="/operator/audit" icon={<IconHistory size={16} />}>
+        Audit trail
       </MenuLink>
       <MenuLink to="/servers" icon={<IconServer2 size={16} />}>
         Servers

@@ -1,5 +1,6 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Navigate, type RouteObject } from 'react-router';
+import { AuditTrailPage } from '../../features/audit/AuditTrailPage';
 import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
 import { DevicesRoutes } from '../../features/devices/DevicesRoutes';
 import { OperatorPage } from '../../features/devices/OperatorPage';
@@ -42,6 +43,7 @@ export const routes: RouteObject[] = [
           { path: 'servers/*', element: <ServersRoutes />, handle: admin },
           { path: 'agent/*', element: notBuilt, handle: admin },
           { path: 'operator', element: <OperatorPage />, handle: admin },
+          { path: 'operator/audit', element: <AuditTrailPage />, handle: admin },
           // Login only.
           { path: 'terms-service', element: <TermsOfServicePage /> },
           { path: 'privacy-policy', element: <PrivacyPolicyPage /> },

@@ -35,10 +35,11 @@ export function HomePage() {
           <FeatureCard
             title="Manage"
             icon={<IconSettings size={22} />}
-            description="Operate message and proxy servers, publish agent bundles and releases, and rebuild the search index."
+            description="Operate message and proxy servers, publish agent bundles and releases, read the audit trail and rebuild the search index."
             links={[
               { to: '/servers', label: 'Servers' },
               { to: '/agent', label: 'Bundles and Releases' },
+              { to: '/operator/audit', label: 'Audit trail' },
               { to: '/operator', label: 'Rebuild index' },
             ]}
           />

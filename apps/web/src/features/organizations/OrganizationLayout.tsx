@@ -1,5 +1,5 @@
 import { Alert, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { IconEdit, IconFileInvoice, IconInfoCircle, IconUsers, IconWorldWww } from '@tabler/icons-react';
+import { IconEdit, IconFileInvoice, IconHistory, IconInfoCircle, IconUsers, IconWorldWww } from '@tabler/icons-react';
 import { Outlet, useParams } from 'react-router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { entityLabel } from '../../app/format/entity-label';
@@ -8,7 +8,7 @@ import type { TabEntry } from '../../app/tab-bar/tab-entry';
 import { canManage, useOrganization } from './organization-api';
 import { OrganizationTypeIcon } from './OrganizationTypeIcon';
 
-/** /organizations/{id}: header and tabs (Summary, Members, Invoices, Domains, Edit) around the tab pages. */
+/** /organizations/{id}: header and tabs (Summary, Members, Invoices, Domains; Activity and Edit for managers) around the tab pages. */
 export function OrganizationLayout() {
   const { id = '' } = useParams();
   const { data, isPending, isError } = useOrganization(id);
@@ -18,7 +18,12 @@ export function OrganizationLayout() {
     { routerLink: `${base}/members`, label: 'Members', icon: IconUsers },
     { routerLink: `${base}/invoices`, label: 'Invoices', icon: IconFileInvoice },
     { routerLink: `${base}/domain`, label: 'Domains', icon: IconWorldWww },
-    ...(data && canManage(data.role) ? [{ routerLink: `${base}/edit`, label: 'Edit', icon: IconEdit }] : []),
+    ...(data && canManage(data.role)
+      ? [
+          { routerLink: `${base}/activity`, label: 'Activity', icon: IconHistory },
+          { routerLink: `${base}/edit`, label: 'Edit', icon: IconEdit },
+        ]
+      : []),
   ];
 
   return (

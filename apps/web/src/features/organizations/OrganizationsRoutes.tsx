@@ -1,5 +1,6 @@
 import { Alert } from '@mantine/core';
 import { Route, Routes, useParams } from 'react-router';
+import { OrganizationActivityPage } from '../audit/OrganizationActivityPage';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { OrganizationDomainsPage } from './OrganizationDomainsPage';
 import { OrganizationCreatePage, OrganizationEditPage } from './OrganizationFormPage';
@@ -9,7 +10,7 @@ import { OrganizationMembersPage } from './OrganizationMembersPage';
 import { OrganizationSummaryPage } from './OrganizationSummaryPage';
 import { canManage, useOrganization } from './organization-api';
 
-function ManagersOnly({ children }: { children: React.ReactNode }) {
+function ManagersOnly({ children, what }: { children: React.ReactNode; what: string }) {
   const { id } = useParams();
   const { data } = useOrganization(id);
   if (!data) return null;
@@ -17,7 +18,7 @@ function ManagersOnly({ children }: { children: React.ReactNode }) {
     children
   ) : (
     <Alert color="yellow" title="Not allowed">
-      Only the creator or an administrator of this organization can edit it.
+      Only the creator or an administrator of this organization can {what}.
     </Alert>
   );
 }
@@ -35,8 +36,16 @@ export function OrganizationsRoutes() {
         <Route
           path="edit"
           element={
-            <ManagersOnly>
+            <ManagersOnly what="edit it">
               <OrganizationEditPage />
+            </ManagersOnly>
+          }
+        />
+        <Route
+          path="activity"
+          element={
+            <ManagersOnly what="see its activity">
+              <OrganizationActivityPage />
             </ManagersOnly>
           }
         />

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { pageSizeSchema } from './page-size.js';
+
+/**
+ * The audit trail (DESIGN §5): one entry per state-changing action, with who, when, which device or
+ * organization, what, and how it ended. Read by realm ADMIN at /operator/audit and by an
+ * organization's CREATOR or ADMIN on its Activity tab.
+ */
+export const AuditKind = {
+  DeviceCreate: 'device.create',
+  DeviceUpdate: 'device.update',
+  DeviceDelete: 'device.delete',
+  DeviceKeyReset: 'device.key-reset',
+  /** An agent enrolled with the installation key (or was refused): the device's agent acted. */
+  DeviceEnroll: 'device.enroll',
+  DeviceMigrate: 'device.migrate',
+  DevicesReindex: 'devices.reindex',
+  Command: 'command',
+  OrganizationCreate: 'organization.create',
+  OrganizationUpdate: 'organization.update',
+  OrganizationDelete: 'organization.delete',
+  MemberAdd: 'member.add',
+  MemberRemove: 'member.remove',
+  DomainAdd: 'domain.add',
+  DomainRemove: 'domain.remove',
+  ServerCreate: 'server.create',
+  ServerUpdate: 'server.update',
+  ServerDelete: 'server.delete',
+  ServersReload: 'servers.reload',
+  SignIn: 'sign-in',
+} as const;
+export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
+export const auditKinds = Object.values(AuditKind) as [AuditKind, ...AuditKind[]];
+
+/** How the entry's kind reads in the console's filter and table. */
+export const auditKindLabels: Record<AuditKind, string> = {
+  'device.create': 'Device created',
+  'device.update': 'Device changed',
+  'device.delete': 'Device deleted',
+  'device.key-reset': 'Installation key reset',
+  'device.enroll': 'Agent enrollment',
+  'device.migrate': 'Device moved to another server',
+  'devices.reindex': 'Search index rebuilt',
+  command: 'Command',
+  'organization.create': 'Organization created',
+  'organization.update': 'Organization changed',
+  'organization.delete': 'Organization deleted',
+  'member.add': 'Member added',
+  'member.remove': 'Member removed',
+  'domain.add': 'Domain added',
+  'domain.remove': 'Domain removed',
+  'server.create': 'Server created',
+  'server.update': 'Server changed',
+  'server.delete': 'Server deleted',
+  'servers.reload': 'Server connections reloaded',
+  'sign-in': 'Sign-in',
+};
+
+export const auditOutcomes = ['ok', 'error'] as const;
+export type AuditOutcome = (typeof auditOutcomes)[number];
+
+/** A device or organization as it was named when the entry was written (entries outlive both). */
+const auditTargetSchema = z.object({ id: z.string(), name: z.string().nullable() });
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  time: z.string(),
+  /** The signed-in user's login (for a failed sign-in, what was typed); null when a device's agent acted. */
+  username: z.string().nullable(),
+  subject: z.string().nullable(),
+  clientAddress: z.string().nullable(),
+  kind: z.enum(auditKinds),
+  organization: auditTargetSchema.nullable(),
+  device: auditTargetSchema.nullable(),
+  /** The relevant fields of the action; never a secret. */
+  details: z.record(z.string(), z.unknown()),
+  outcome: z.enum(auditOutcomes),
+  /** The message the person saw when the action failed. */
+  error: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const AUDIT_PAGE_SIZE_MAX = 200;
+const FILTER_TEXT_MAX = 255;
+
+/** Where a page starts: the (time, id) of the last entry of the page before it, opaque to clients. */
+export interface AuditCursor {
+  time: Date;
+  id: string;
+}
+
+export function encodeAuditCursor(c: AuditCursor): string {
+  return `${c.time.getTime()}_${c.id}`;
+}
+
+/** The last millisecond of year 9999: what a timestamp column and ISO text both hold. */
+const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+export function decodeAuditCursor(value: string): AuditCursor | undefined {
+  // At most 18 digits of id: every such number fits the bigint column, so no cursor reaches the database unreadable.
+  const match = /^(\d{1,15})_(\d{1,18})$/.exec(value);
+  if (!match || Number(match[1]) > LATEST_TIME_MS) return undefined;
+  return { time: new Date(Number(match[1])), id: match[2]! };
+}
+
+/** Times a filter may name: the database has no year 0, and nothing was recorded before 1970. */
+const inRecordedYears = (v: string) => {
+  const ms = Date.parse(v);
+  return ms >= 0 && ms <= LATEST_TIME_MS;
+};
+
+const timeBound = (label: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${label} must be a date and time such as 2026-11-24T10:00:00Z.` })
+    .refine(inRecordedYears, { error: `${label} must be between the years 1970 and 9999.` })
+    .optional();
+
+/**
+ * A filter text: bounded, and without control characters (PostgreSQL cannot hold a NUL; issue 36
+ * brings this check to every route in one place, after which this one can go).
+ */
+const filterText = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(FILTER_TEXT_MAX, `${label} must be less than ${FILTER_TEXT_MAX + 1} characters.`)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, `${label} must not contain control characters.`);
+
+const auditFilterFields = z.object({
+  who: filterText('Who').toLowerCase().optional(),
+  device: filterText('Device').optional(),
+  kind: z.enum(auditKinds, { error: 'Kind is not one of the recorded kinds of action.' }).optional(),
+  outcome: z.enum(auditOutcomes, { error: "Outcome must be 'ok' or 'error'." }).optional(),
+  from: timeBound('From'),
+  to: timeBound('To'),
+});
+
+const timeRangeInOrder = (f: { from?: string; to?: string }) => !f.from || !f.to || Date.parse(f.from) <= Date.parse(f.to);
+const timeRangeMessage = { error: 'The start of the time range must not be after its end.', path: ['to'] };
+
+/** The filters of both readers (operator and organization); the CSV export takes the same ones. */
+export const auditFilterSchema = auditFilterFields.refine(timeRangeInOrder, timeRangeMessage);
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export const auditQuerySchema = auditFilterFields
+  .extend({
+    after: z
+      .string()
+      .refine((v) => decodeAuditCursor(v) !== undefined, { error: 'This page link is not valid: start again from the first page.' })
+      .optional(),
+    size: pageSizeSchema(AUDIT_PAGE_SIZE_MAX, 50),
+  })
+  .refine(timeRangeInOrder, timeRangeMessage);
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+/** Newest first; `next` is the cursor of the following (older) page, null on the last one. */
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  next: z.string().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
