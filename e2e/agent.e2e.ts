@@ -129,7 +129,7 @@ describe('agent: a real agent started from the Install page brings a device onli
     // 3. Copy the command with its copy button (1 s feedback) and read it back from the clipboard.
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.stack.url });
     const commandCard = page.getByTestId('install-command-card');
-    expect(await page.getByTestId('install-command').innerText()).toContain('--key ••••'); // masked until shown
+    expect(await page.getByTestId('install-command').innerText()).toContain('--key=••••'); // masked until shown
     await commandCard.getByRole('button', { name: 'Copy command' }).click();
     await commandCard.getByRole('button', { name: 'Copied' }).waitFor();
     await commandCard.getByRole('button', { name: 'Copy command' }).waitFor({ timeout: 3_000 });
@@ -137,7 +137,7 @@ describe('agent: a real agent started from the Install page brings a device onli
     await commandCard.getByRole('button', { name: 'Show command' }).click();
     expect((await page.getByTestId('install-command').innerText()).trim()).toBe(command);
     const { body: created } = await api(user, `/api/device/${id}`);
-    expect(command).toBe(`npx fleetlink-agent run --server ${suite.stack.url} --device ${id} --key ${created.installationId}`);
+    expect(command).toBe(`npx fleetlink-agent run --server ${suite.stack.url} --device ${id} --key=${created.installationId}`);
 
     // 4. Run it: the real agent, as a child process, with its data in a temp dir.
     agentDataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-agent-e2e-'));

@@ -7,11 +7,12 @@ import { log } from './log.js';
 import { defaultDataDir, StateStore, type AgentState } from './store.js';
 import { AGENT_VERSION } from './version.js';
 
-const USAGE = `Usage: fleetlink-agent run --server <console url> --device <id> [--key <installation key>] [--data-dir <dir>]
+const USAGE = `Usage: fleetlink-agent run --server <console url> --device <id> [--key=<installation key>] [--data-dir <dir>]
 
   --server    the Fleetlink console, e.g. https://fleetlink.example.com
   --device    the device id (Install page)
-  --key       the installation key (Install page); needed only for the first run, and
+  --key       the installation key (Install page), joined with = (--key=…) since a key may
+              begin with -; needed only for the first run, and
               after a manager reset the key
   --data-dir  where the agent keeps its credentials (default ~/.fleetlink-agent/<device id>)
 `;

@@ -8,9 +8,12 @@ export interface AgentCommandInput {
   installationKey: string;
 }
 
-/** The command that enrolls and runs the agent for one device (issue 4 item 1). */
+/**
+ * The command that enrolls and runs the agent for one device (issue 4 item 1). The key is joined
+ * with '=' because a base64url key may begin with '-', which an option parser would take for a flag.
+ */
 export function agentCommand({ consoleUrl, deviceId, installationKey }: AgentCommandInput): string {
-  return `npx ${AGENT_BIN} run --server ${consoleUrl.replace(/\/+$/, '')} --device ${deviceId} --key ${installationKey}`;
+  return `npx ${AGENT_BIN} run --server ${consoleUrl.replace(/\/+$/, '')} --device ${deviceId} --key=${installationKey}`;
 }
 
 /** The same command with the key masked, for showing it while the key is hidden. */
