@@ -1,8 +1,13 @@
+import type { z } from 'zod';
 import {
   agentClientId,
   commandRequestSchema,
+  diskScanRequestSchema,
+  fileDeleteRequestSchema,
+  fileNameRequestSchema,
   migrateParametersSchema,
   requestEnvelopeSchema,
+  RequestName,
   topics,
   type PropertiesPayload,
   type ReplyEnvelope,
@@ -14,7 +19,10 @@ import { LoadSampler } from './collectors/load.js';
 import { addresses } from './collectors/network.js';
 import { collectProperties } from './collectors/properties.js';
 import { killRunningCommands } from './commands/execute.js';
-import { CommandRefused, CommandRunner } from './commands/run-command.js';
+import { CommandRunner } from './commands/run-command.js';
+import { Refused } from './refused.js';
+import { createFolder, deleteEntry, renameEntry } from './files/change-files.js';
+import { scanDisk } from './files/disk-scan.js';
 import { SingleFlight } from './enrollment-loop.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
@@ -199,12 +207,22 @@ export class Agent {
           await done.after?.();
           return;
         }
+        case RequestName.CreateFolder:
+          return reply({ ok: true, result: await createFolder(valid(fileNameRequestSchema, req.parameters)) });
+        case RequestName.Rename:
+          return reply({ ok: true, result: await renameEntry(valid(fileNameRequestSchema, req.parameters)) });
+        case RequestName.Delete:
+          return reply({ ok: true, result: await deleteEntry(valid(fileDeleteRequestSchema, req.parameters)) });
+        case RequestName.DiskScan: {
+          const scan = valid(diskScanRequestSchema, req.parameters);
+          return reply({ ok: true, result: await scanDisk(scan.path, scan.answerBy) });
+        }
         default:
           return reply({ ok: false, error: `Unknown request ${req.name}` });
       }
     } catch (err) {
-      if (!(err instanceof CommandRefused)) log('warn', 'request failed', { name: req.name, err: (err as Error).message });
-      reply({ ok: false, error: (err as Error).message });
+      if (!(err instanceof Refused)) log('warn', 'request failed', { name: req.name, err: (err as Error).message });
+      reply({ ok: false, error: (err as Error).message, ...(err instanceof Refused && err.code ? { code: err.code } : {}) });
     }
   }
 
@@ -247,4 +265,11 @@ export class Agent {
     await this.publish(topics.state(this.deviceId), { online: false, time: new Date().toISOString() }, true);
     await client.endAsync().catch(() => {});
   }
+}
+
+/** A request's parameters as its schema has them, or a short refusal (a schema error is long JSON). */
+function valid<T>(schema: z.ZodType<T>, parameters: unknown): T {
+  const parsed = schema.safeParse(parameters);
+  if (!parsed.success) throw new Refused('The request is not valid.');
+  return parsed.data;
 }

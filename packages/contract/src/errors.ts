@@ -15,6 +15,8 @@ export const ErrorCode = {
   DeviceUnavailable: 'DEVICE_UNAVAILABLE',
   /** The device answered that it cannot do what was asked (an unknown command, a bad parameter). */
   DeviceRefused: 'DEVICE_REFUSED',
+  /** A folder with contents was to be deleted without `recursive`: ask the person again. */
+  FolderNotEmpty: 'FOLDER_NOT_EMPTY',
   Internal: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -9,5 +9,6 @@ export * from './http/organizations.js';
 export * from './http/servers.js';
 export * from './forms/command-form.js';
 export * from './http/commands.js';
+export * from './http/files.js';
 export * from './http/audit.js';
 export * from './mqtt/index.js';

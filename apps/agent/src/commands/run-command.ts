@@ -1,19 +1,21 @@
-import { CommandName, commandTimeoutSeconds, type CommandOutput, type CommandRequest } from '@fleetlink/contract';
+import { CommandName, commandTimeoutSeconds, FILE_COMMAND, type CommandOutput, type CommandRequest, type FileListing } from '@fleetlink/contract';
+import { drives } from '../collectors/drives.js';
+import { listFolder } from '../files/list-folder.js';
 import { execute } from './execute.js';
+import { Refused } from '../refused.js';
 
-/** A command the agent will not run: the text is what the person who sent it reads. */
-export class CommandRefused extends Error {}
 
 /** At most this many `execute` commands at once: each holds a process tree and its output. */
 const MAX_RUNNING = 8;
 
 export interface CommandDone {
-  output: CommandOutput;
+  /** What a command printed; for `file`, the folder's listing (SPEC §3). */
+  output: CommandOutput | FileListing;
   /** What to do once the answer is on its way (a restart). */
   after?: () => Promise<void>;
 }
 
-/** The commands of the Command page (SPEC §2): execute, ping, restart. */
+/** The commands of the Command page (SPEC §2): execute, ping, restart; and `file`, the Storage page's listing. */
 export class CommandRunner {
   private runningCount = 0;
 
@@ -24,26 +26,28 @@ export class CommandRunner {
 
   async run(request: CommandRequest): Promise<CommandDone> {
     const timeout = commandTimeoutSeconds(request.parameters);
-    if (typeof timeout !== 'number') throw new CommandRefused(timeout.error);
+    if (typeof timeout !== 'number') throw new Refused(timeout.error);
     switch (request.name) {
       case CommandName.Execute:
         return { output: await this.execute(request.parameters.command, timeout) };
       case CommandName.Ping:
         return { output: answer('pong\n') };
+      case FILE_COMMAND:
+        return { output: await listFolder(request.parameters, drives) };
       case CommandName.Restart: {
         const restart = this.restart;
-        if (!restart) throw new CommandRefused('This agent was started without its launcher, so it cannot restart itself.');
+        if (!restart) throw new Refused('This agent was started without its launcher, so it cannot restart itself.');
         return { output: answer('The agent restarts now.\n'), after: restart };
       }
       default:
-        throw new CommandRefused(`Unknown command '${request.name}'`);
+        throw new Refused(`Unknown command '${request.name}'`);
     }
   }
 
   private async execute(command: string | undefined, timeoutSeconds: number): Promise<CommandOutput> {
-    if (!command?.trim()) throw new CommandRefused("The command 'execute' needs the parameter 'command': what to run.");
+    if (!command?.trim()) throw new Refused("The command 'execute' needs the parameter 'command': what to run.");
     if (this.runningCount >= MAX_RUNNING) {
-      throw new CommandRefused(`${MAX_RUNNING} commands are running on this device already: wait for one of them to end.`);
+      throw new Refused(`${MAX_RUNNING} commands are running on this device already: wait for one of them to end.`);
     }
     this.runningCount++;
     try {

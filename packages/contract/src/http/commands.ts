@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileListingSchema } from './files.js';
 
 /** How much of each output stream the agent keeps (bytes of UTF-8); the rest is counted, not kept. */
 export const COMMAND_OUTPUT_MAX_BYTES = 64 * 1024;
@@ -21,6 +22,13 @@ export const commandOutputSchema = z.object({
   durationMs: z.number().int().nonnegative(),
 });
 export type CommandOutput = z.infer<typeof commandOutputSchema>;
+
+/**
+ * What POST /api/device/{id}/command answers: what the command printed, or for the command `file`
+ * the folder's listing (SPEC §3 File listing response).
+ */
+export const commandAnswerSchema = z.union([commandOutputSchema, fileListingSchema]);
+export type CommandAnswer = z.infer<typeof commandAnswerSchema>;
 
 /** The commands the agent knows (any other name gets "Unknown command 'x'" from the agent). */
 export const CommandName = { Execute: 'execute', Ping: 'ping', Restart: 'restart' } as const;

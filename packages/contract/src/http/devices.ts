@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageSizeSchema } from './page-size.js';
 import { deviceBranchSchema } from '../forms/device-form.js';
+import { driveDetailSchema } from './files.js';
 
 /** Device ids in paths: a malformed one is a 400 with a clear message, never a database error. */
 export const deviceIdParamsSchema = z.object({ id: z.uuid({ error: 'The device id is not valid.' }) });
@@ -22,7 +23,8 @@ export const deviceDriveSchema = z.object({
   root: z.string(),
   totalSpace: z.number().optional(),
   freeSpace: z.number().optional(),
-  detail: z.object({ status: z.string().optional(), root: z.string().optional() }).partial().nullish(),
+  /** The drive's last scan (POST /api/device/{id}/disk); null before the first one. */
+  detail: driveDetailSchema.nullish(),
 });
 export type DeviceDrive = z.infer<typeof deviceDriveSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILE_NAME_MAX, FILE_PATH_MAX } from '../http/files.js';
 import { COMMAND_NAME_MAX, COMMAND_PARAMETER_NAME_MAX, COMMAND_PARAMETER_VALUE_MAX, COMMAND_PARAMETERS_MAX } from '../forms/command-form.js';
 
 /**
@@ -87,11 +88,37 @@ export const replyEnvelopeSchema = z.object({
   ok: z.boolean(),
   result: z.unknown().optional(),
   error: z.string().max(4096).optional(),
+  /** With `error`: a reason the console branches on (the words are for people). */
+  code: z.string().max(64).optional(),
 });
 export type ReplyEnvelope = z.infer<typeof replyEnvelopeSchema>;
 
 /** Request names the agent understands. */
-export const RequestName = { Ping: 'ping', Migrate: 'migrate', Properties: 'properties', Command: 'command' } as const;
+export const RequestName = {
+  Ping: 'ping',
+  Migrate: 'migrate',
+  Properties: 'properties',
+  Command: 'command',
+  CreateFolder: 'file.mkdir',
+  Rename: 'file.rename',
+  Delete: 'file.delete',
+  DiskScan: 'disk.scan',
+} as const;
+
+/** Reasons in a reply's `code`. */
+export const ReplyCode = { FolderNotEmpty: 'FOLDER_NOT_EMPTY', Exists: 'EXISTS', NotFound: 'NOT_FOUND' } as const;
+
+/** `file.mkdir` and `file.rename`: the folder to create in, or the entry to rename; and the new name. */
+export const fileNameRequestSchema = z.object({ path: z.string().min(1).max(FILE_PATH_MAX), name: z.string().min(1).max(FILE_NAME_MAX) });
+export type FileNameRequest = z.infer<typeof fileNameRequestSchema>;
+
+/** `file.delete`: a folder with contents goes only when `recursive`. */
+export const fileDeleteRequestSchema = z.object({ path: z.string().min(1).max(FILE_PATH_MAX), recursive: z.boolean() });
+export type FileDeleteRequest = z.infer<typeof fileDeleteRequestSchema>;
+
+/** `disk.scan`: the drive root to measure, and the epoch ms by which to answer with what was found. */
+export const diskScanRequestSchema = z.object({ path: z.string().min(1).max(FILE_PATH_MAX), answerBy: z.number().int() });
+export type DiskScanRequest = z.infer<typeof diskScanRequestSchema>;
 
 /**
  * `command`: a person's command from the Command page. Kept apart from the console's own requests

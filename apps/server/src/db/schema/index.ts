@@ -4,3 +4,4 @@ export * from './organizations.js';
 export * from './devices.js';
 export * from './servers.js';
 export * from './audit.js';
+export * from './drive-scans.js';

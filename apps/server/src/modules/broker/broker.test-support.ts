@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import path from 'node:path';
@@ -71,10 +71,10 @@ export function childPids(pid: number): number[] {
 }
 
 /** The real agent CLI as a child process. */
-export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string; maxBackoffMs?: number }): AgentProcess {
+export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string; maxBackoffMs?: number; uid?: number; gid?: number }): AgentProcess {
   const argv = [AGENT_BIN, 'run', '--server', args.server, '--device', args.device, '--data-dir', args.dataDir];
   if (args.key) argv.push(`--key=${args.key}`); // a key may begin with '-'
-  const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -97,10 +97,16 @@ export function spawnAgent(args: { server: string; device: string; key?: string;
  * A real agent for the device, enrolled with its key, online and answering the console's ping.
  * What it leaves behind goes into `cleanup` for the suite's afterAll.
  */
-export async function runAgentOnline(tc: TestConsole, dev: { id: string; key: string }, cleanup: { agents: AgentProcess[]; dirs: string[] }): Promise<AgentProcess> {
+export async function runAgentOnline(
+  tc: TestConsole,
+  dev: { id: string; key: string },
+  cleanup: { agents: AgentProcess[]; dirs: string[] },
+  as?: { uid: number; gid: number },
+): Promise<AgentProcess> {
   const dataDir = tempDir('fleetlink-agent-');
   cleanup.dirs.push(dataDir);
-  const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir });
+  if (as) chownSync(dataDir, as.uid, as.gid);
+  const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir, ...as });
   cleanup.agents.push(agent);
   await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 15_000, 'agent online');
   await waitFor(() => tc.messaging!.hub.ping(dev.id).catch(() => undefined), 10_000, 'agent answering');
@@ -128,6 +134,14 @@ export async function mosquittoSetup(bin: string, extra: Record<string, string> 
 }
 
 export const tempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
+
+/** The end of a suite that ran agents: they stop first, then the console and its broker, then their folders go. */
+export async function tearDown(s: MessagingSetup | undefined, cleanup: { agents: AgentProcess[]; dirs: string[] }): Promise<void> {
+  for (const a of cleanup.agents) await a.kill();
+  await s?.tc.close();
+  await s?.dispose();
+  for (const d of cleanup.dirs) rmSync(d, { recursive: true, force: true });
+}
 
 /** The Mosquitto binary, when this machine has one (CI does). */
 export function mosquittoBin(): string | undefined {

@@ -14,6 +14,8 @@ export class DeviceRequestError extends AppError {
     message: string,
     /** The device's own words, when it refused. */
     readonly deviceMessage?: string,
+    /** The device's reason code (ReplyCode), when it gave one. */
+    readonly deviceCode?: string,
   ) {
     super(failure === 'refused' ? 502 : failure === 'timeout' ? 504 : 503, ErrorCode.Unavailable, message);
   }

@@ -201,7 +201,7 @@ export class MessageHub {
     if (reply.data.ok) p.resolve(reply.data.result);
     else {
       const reason = reply.data.error ?? 'no reason given';
-      p.reject(new DeviceRequestError('refused', `The device could not do this: ${reason}.`, reason));
+      p.reject(new DeviceRequestError('refused', `The device could not do this: ${reason}.`, reason, reply.data.code));
     }
   }
 

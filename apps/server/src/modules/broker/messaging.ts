@@ -12,6 +12,9 @@ import { MembershipRepository } from '../organizations/membership.repository.js'
 import { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { ServersService } from '../servers/servers.service.js';
+import { DriveScanService } from '../files/drive-scan.service.js';
+import { DriveScansRepository } from '../files/drive-scans.repository.js';
+import { FilesService } from '../files/files.service.js';
 import { TelemetryRepository } from '../telemetry/telemetry.repository.js';
 import { TelemetryService } from '../telemetry/telemetry.service.js';
 import { startEmbeddedBroker } from './embedded.js';
@@ -26,6 +29,8 @@ export interface Messaging {
   servers: ServersService;
   enrollment: EnrollmentService;
   commands: CommandsService;
+  files: FilesService;
+  driveScans: DriveScanService;
   telemetry: TelemetryRepository;
   enrollPerMinute: number;
   stop(): Promise<void>;
@@ -69,6 +74,7 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     metricsSeconds: env.AGENT_METRICS_SECONDS,
   });
+  const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
   return {
     hub,
     broker: embedded?.broker,
@@ -76,11 +82,16 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     servers,
     enrollment,
     commands: new CommandsService({ policy, devices, hub, audit }),
+    files: new FilesService({ policy, devices, hub, audit }),
+    driveScans,
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
     async stop() {
       await telemetry.stop();
+      // A scan still waiting fails when the hub stops, and that is written down before the database goes.
+      const scans = driveScans.settled();
       await hub.stop();
+      await scans;
       await embedded?.broker.stop();
     },
   };

@@ -1,4 +1,4 @@
-import { RealmRole } from '@fleetlink/contract';
+import { FILE_COMMAND, RealmRole } from '@fleetlink/contract';
 import { hasRealmRole, type Principal } from '../../auth/principal.js';
 
 /**
@@ -6,8 +6,11 @@ import { hasRealmRole, type Principal } from '../../auth/principal.js';
  * command runs programs on the device and is for realm ADMIN (SPEC §2, §6): this list is the one
  * place that says so.
  */
-const MEMBER_COMMANDS: ReadonlySet<string> = new Set<string>([]);
+const MEMBER_COMMANDS: ReadonlySet<string> = new Set<string>([FILE_COMMAND]);
 
 export function mayRunCommand(p: Principal, name: string): boolean {
-  return MEMBER_COMMANDS.has(name) || hasRealmRole(p, RealmRole.Admin);
+  return readsOnly(name) || hasRealmRole(p, RealmRole.Admin);
 }
+
+/** A command that changes nothing (a folder listing): it leaves no audit entry, as no page view does. */
+export const readsOnly = (name: string) => MEMBER_COMMANDS.has(name);

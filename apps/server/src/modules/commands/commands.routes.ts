@@ -1,4 +1,4 @@
-import { commandFormSchema, commandOutputSchema, deviceIdParamsSchema, RealmRole } from '@fleetlink/contract';
+import { commandAnswerSchema, commandFormSchema, deviceIdParamsSchema, RealmRole } from '@fleetlink/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CommandsService } from './commands.service.js';
 
@@ -13,10 +13,10 @@ export const commandsRoutes: FastifyPluginAsyncZod<{ service: CommandsService }>
       config: { roles: [RealmRole.User] },
       schema: {
         tags: ['devices'],
-        summary: 'Run a command on the device and answer what it printed',
+        summary: 'Run a command on the device and answer what it printed (for `file`, the folder listing)',
         params: deviceIdParamsSchema,
         body: commandFormSchema,
-        response: { 200: commandOutputSchema },
+        response: { 200: commandAnswerSchema },
       },
     },
     (req) => service.run(req.principal, req.params.id, req.body),

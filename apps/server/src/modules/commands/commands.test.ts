@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { COMMAND_OUTPUT_MAX_BYTES, commandOutputSchema, type CommandFormInput } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
   mosquittoSetup,
   runAgentOnline,
   tempDir,
+  tearDown,
   USER_EMAIL,
   waitFor,
   type AgentProcess,
@@ -65,12 +66,7 @@ function commandSuite(setup: () => Promise<MessagingSetup>) {
     agent = await runAgent(device);
   });
 
-  afterAll(async () => {
-    for (const a of agents) await a.kill();
-    await s?.tc.close();
-    await s?.dispose();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown(s, { agents, dirs }));
 
   it('runs a shell command and answers its output, exit code and duration', async () => {
     const out = await output(await execute('echo hello; printf "to stderr" >&2'));

@@ -5,6 +5,7 @@ import { notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { fieldChanges } from '../audit/field-changes.js';
 import { canManage, type OrganizationPolicy } from '../organizations/organization.policy.js';
+import type { DriveScansRepository } from '../files/drive-scans.repository.js';
 import type { DeviceWithOrganization, DeviceWrite, DevicesRepository } from './devices.repository.js';
 
 /** The installation key: a secret the agent presents at enrollment (256 random bits). */
@@ -16,6 +17,7 @@ export class DevicesService {
     private readonly repo: DevicesRepository,
     private readonly policy: OrganizationPolicy,
     private readonly audit: AuditTrail,
+    private readonly scans: Pick<DriveScansRepository, 'ofDevice'>,
   ) {}
 
   async search(p: Principal, q: DeviceSearchQuery): Promise<DeviceSearchResult> {
@@ -31,7 +33,9 @@ export class DevicesService {
 
   async get(p: Principal, id: string): Promise<Device> {
     const access = await this.policy.readDevice(p, id);
-    return this.load(id, canManage(access.role));
+    const [device, scans] = await Promise.all([this.load(id, canManage(access.role)), this.scans.ofDevice(id)]);
+    // The drives as the agent last reported them, each with its last scan (SPEC §3 drive detail).
+    return { ...device, drives: device.drives.map((d) => ({ ...d, detail: scans.get(d.root) ?? null })) };
   }
 
   create(p: Principal, form: DeviceForm): Promise<Device> {

@@ -18,6 +18,7 @@ import {
   spawnAgent,
   startAgentTestConsole,
   tempDir,
+  tearDown,
   USER_EMAIL,
   waitFor,
   type AgentProcess,
@@ -66,12 +67,7 @@ function installationKeySuite(setup: () => Promise<MessagingSetup>, withAccounts
     user = await s.tc.token(USER);
   });
 
-  afterAll(async () => {
-    for (const a of agents) await a.kill();
-    await s?.tc.close();
-    await s?.dispose();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown(s, { agents, dirs }));
 
   it('gives the key to managers only: a USER member reads the device without it and cannot reset it', async () => {
     const dev = await memberDevice('read only');

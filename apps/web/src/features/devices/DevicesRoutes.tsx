@@ -9,11 +9,12 @@ import { DeviceServersTab } from './detail/DeviceServersTab';
 import { ManagersOnly } from './detail/ManagersOnly';
 import { DeviceCreatePage, DeviceEditPage } from './form/DeviceFormPages';
 import { DeviceSearchPage } from './search/DeviceSearchPage';
+import { DeviceStoragePage } from './files/DeviceStoragePage';
 import { DeviceSummaryPage } from './summary/DeviceSummaryPage';
 
 /**
  * Everything under /devices (SPEC §2 Devices); mounted by the shell's router. Tabs whose capability
- * is not built yet (Network, Storage, Monitor) show the plain not-found page.
+ * is not built yet (Network, Monitor) show the plain not-found page.
  */
 export function DevicesRoutes() {
   return (
@@ -23,6 +24,7 @@ export function DevicesRoutes() {
       <Route path="search" element={<DeviceSearchPage />} />
       <Route path=":id" element={<DeviceLayout />}>
         <Route index element={<DeviceSummaryPage />} />
+        <Route path="file" element={<DeviceStoragePage />} />
         <Route path="install" element={<DeviceInstallPage />} />
         <Route path="edit" element={<ManagersOnly><DeviceEditPage /></ManagersOnly>} />
         <Route path="delete" element={<ManagersOnly><DeviceDeletePage /></ManagersOnly>} />

@@ -1,5 +1,6 @@
-import type { CommandOutput } from '@fleetlink/contract';
-import { Alert, Badge, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
+import type { CommandOutput, FileListing } from '@fleetlink/contract';
+import { Alert, Anchor, Badge, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { ApiRequestError, GENERIC_ERROR_MESSAGE } from '../../../app/api/api-error';
 import { cutNote, formatDuration, outcome } from './command-output';
 
@@ -61,5 +62,20 @@ export function CommandFailure({ error }: { error: Error }) {
     <Alert color="red" title="The command failed" data-testid="command-error">
       {error instanceof ApiRequestError ? error.message : GENERIC_ERROR_MESSAGE}
     </Alert>
+  );
+}
+
+/** The answer of `file`: a folder listing, which the Storage page shows best. */
+export function ListingAnswer({ deviceId, listing }: { deviceId: string; listing: FileListing }) {
+  const path = listing.request.parameters.path;
+  return (
+    <Card withBorder radius="md" data-testid="command-answer">
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {listing.total} entr{listing.total === 1 ? 'y' : 'ies'} in {path}.{' '}
+        <Anchor component={Link} to={`/devices/${deviceId}/file?${new URLSearchParams({ path })}`} size="sm">
+          Open it on the Storage page
+        </Anchor>
+      </Text>
+    </Card>
   );
 }

@@ -4,6 +4,7 @@ import {
   COMMAND_PARAMETER_VALUE_MAX,
   COMMAND_PARAMETERS_MAX,
   CommandName,
+  FILE_COMMAND,
   commandFormDefaults,
   commandFormSchema,
   type CommandFormInput,
@@ -13,7 +14,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useCurrentDevice } from '../detail/DeviceLayout';
-import { CommandAnswer, CommandFailure } from './CommandAnswer';
+import { CommandAnswer, CommandFailure, ListingAnswer } from './CommandAnswer';
 import { useRunCommand } from './command-api';
 
 /**
@@ -39,8 +40,8 @@ export function DeviceCommandPage() {
             label="Command"
             withAsterisk
             maxLength={COMMAND_NAME_MAX}
-            data={Object.values(CommandName)}
-            description="execute runs the parameter command in the device’s shell (parameter timeout: seconds, default 30, at most 300); ping answers at once; restart restarts the agent."
+            data={[...Object.values(CommandName), FILE_COMMAND]}
+            description="execute runs the parameter command in the device’s shell (parameter timeout: seconds, default 30, at most 300); ping answers at once; restart restarts the agent; file lists the folder of the parameter path."
             {...form.getInputProps('name')}
           />
           <Stack gap="xs" aria-label="Parameters">
@@ -101,7 +102,13 @@ export function DeviceCommandPage() {
       </form>
       {run.isPending ? <Running name={run.variables?.name ?? ''} device={device.name} /> : null}
       {run.isError && !run.isPending ? <CommandFailure error={run.error} /> : null}
-      {run.data && !run.isPending && !run.isError ? <CommandAnswer name={run.variables?.name ?? ''} output={run.data} /> : null}
+      {run.data && !run.isPending && !run.isError ? (
+        'files' in run.data ? (
+          <ListingAnswer deviceId={device.id} listing={run.data} />
+        ) : (
+          <CommandAnswer name={run.variables?.name ?? ''} output={run.data} />
+        )
+      ) : null}
     </Stack>
   );
 }

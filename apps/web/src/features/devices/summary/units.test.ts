@@ -4,6 +4,7 @@ import { formatBytes, numberProperty, usedPercent } from './units';
 describe('summary units', () => {
   it('formats sizes in base 1024', () => {
     expect(formatBytes(0)).toBe('0 bytes');
+    expect(formatBytes(1)).toBe('1 byte');
     expect(formatBytes(1023)).toBe('1023 bytes');
     expect(formatBytes(1024)).toBe('1.0 KB');
     expect(formatBytes(1536)).toBe('1.5 KB');

@@ -10,7 +10,7 @@ export function formatBytes(value: number | undefined | null): string {
     n /= 1024;
     unit++;
   }
-  return unit === 0 ? `${n} bytes` : `${n.toFixed(n >= 100 ? 0 : 1)} ${UNITS[unit]}`;
+  return unit === 0 ? `${n} byte${n === 1 ? '' : 's'}` : `${n.toFixed(n >= 100 ? 0 : 1)} ${UNITS[unit]}`;
 }
 
 /** Used over total as a whole percentage; undefined when it cannot be computed. */

@@ -1,0 +1,98 @@
+import { opendir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  FILE_COMMAND,
+  FILE_LISTING_JSON_BUDGET,
+  FILE_LISTING_PAGE_MAX,
+  fileListingParametersSchema,
+  type FileEntry,
+  type FileListing,
+} from '@fleetlink/contract';
+import type { Drive } from '../collectors/drives.js';
+import { Refused } from '../refused.js';
+import { devicePath, fsRefusal, isHidden } from './device-path.js';
+import { fileEntry } from './file-entry.js';
+
+/** Links whose targets are looked at once, to sort them as folders or files. */
+const LINK_STATS_AT_ONCE = 32;
+
+const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
+
+interface Name {
+  name: string;
+  isFolder: boolean;
+}
+
+/**
+ * The `file` command (SPEC §3 File listing response): one page of a folder, folders first, each by
+ * name. Only names and types of the whole folder are held (a folder of 100,000 entries costs a few
+ * MB); the details (size, time) are read for the page alone.
+ */
+export async function listFolder(parameters: Record<string, string>, drives: () => Promise<Drive[]>): Promise<FileListing> {
+  const params = fileListingParametersSchema.safeParse(parameters);
+  if (!params.success) throw new Refused(params.error.issues[0]!.message);
+  const known = await drives();
+  const folder = devicePath(params.data.path?.trim() || known[0]?.root || path.parse(process.cwd()).root);
+  const offset = Number(params.data.offset ?? 0);
+
+  let names = await readNames(folder);
+  if (params.data.hidden === 'false') names = names.filter((n) => !isHidden(n.name));
+  names.sort((a, b) => (a.isFolder === b.isFolder ? byName(a.name, b.name) : a.isFolder ? -1 : 1));
+
+  const files: FileEntry[] = [];
+  let budget = FILE_LISTING_JSON_BUDGET;
+  for (const n of names.slice(offset, offset + FILE_LISTING_PAGE_MAX)) {
+    const p = path.join(folder, n.name);
+    // An entry removed since the folder was read is simply left out.
+    const entry = await fileEntry(p, n.name).catch(() => undefined);
+    if (!entry) continue;
+    budget -= Buffer.byteLength(JSON.stringify(entry)) + 1;
+    if (budget < 0 && files.length) break;
+    files.push(entry);
+  }
+
+  return {
+    drives: known.map(({ name, root, freeSpace, totalSpace }) => ({ name, root, freeSpace, totalSpace })),
+    ancestors: ancestors(folder),
+    files,
+    total: names.length,
+    offset,
+    request: { name: FILE_COMMAND, parameters: { ...parameters, path: folder } },
+  };
+}
+
+/** Names and kinds of a folder's entries; a link counts as a folder when it leads to one. */
+async function readNames(folder: string): Promise<Name[]> {
+  const names: Name[] = [];
+  const links: Name[] = [];
+  try {
+    const dir = await opendir(folder, { bufferSize: 256 });
+    for await (const d of dir) {
+      const n = { name: d.name, isFolder: d.isDirectory() };
+      names.push(n);
+      if (d.isSymbolicLink()) links.push(n);
+    }
+  } catch (err) {
+    throw fsRefusal(err, folder, 'read');
+  }
+  for (let i = 0; i < links.length; i += LINK_STATS_AT_ONCE) {
+    await Promise.all(
+      links.slice(i, i + LINK_STATS_AT_ONCE).map(async (n) => {
+        n.isFolder = (await stat(path.join(folder, n.name)).catch(() => undefined))?.isDirectory() ?? false;
+      }),
+    );
+  }
+  return names;
+}
+
+/** The folders from the root down to `folder` itself, path → name, in that order. */
+function ancestors(folder: string): Record<string, string> {
+  const { root } = path.parse(folder);
+  const out: Record<string, string> = { [root]: root.replace(/[\\/]+$/, '') || root };
+  let current = root;
+  for (const segment of folder.slice(root.length).split(/[\\/]/).filter(Boolean)) {
+    current = path.join(current, segment);
+    out[current] = segment;
+  }
+  return out;
+}

@@ -1,0 +1,190 @@
+import { driveOf, type FileEntry } from '@fleetlink/contract';
+import { Alert, Anchor, Breadcrumbs, Button, Group, Loader, Select, Stack, Switch, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { IconChartPie, IconFolderPlus, IconPlugConnectedX } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useCurrentDevice } from '../detail/DeviceLayout';
+import { deviceKeys } from '../device-api';
+import { DeleteEntryModal } from './DeleteEntryModal';
+import { DriveUsage } from './DriveUsage';
+import { FileNameModal } from './FileNameModal';
+import { FileTable } from './FileTable';
+import { locationParams, pageNote, pageSteps, readLocation, type FileLocation } from './file-location';
+import { useCreateFolder, useDeleteFile, useFolderListing, useRenameFile, useScanDisk } from './files-api';
+
+/** While a scan runs, the device is read this often, so BUSY turns into the result without a reload. */
+const SCAN_POLL_MS = 2000;
+
+/**
+ * /devices/{id}/file (SPEC §2 Storage page, issue 26): drive selector, breadcrumb of ancestors, file
+ * table, hidden toggle, New folder, row menu, and the drive's space with its last scan. The URL holds
+ * the place, so back, forward and reload work. Needs the device online (SPEC §4).
+ */
+export function DeviceStoragePage() {
+  const device = useCurrentDevice();
+  if (!device.online) {
+    return (
+      <Alert color="gray" icon={<IconPlugConnectedX />} title="The device is offline" data-testid="storage-offline">
+        The device must be online to browse its filesystems: its files are read from the agent when you open a folder. This page works again as soon as the agent is connected.
+      </Alert>
+    );
+  }
+  return <Storage />;
+}
+
+function Storage() {
+  const device = useCurrentDevice();
+  const client = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const location = readLocation(params);
+  const listing = useFolderListing(device.id, location, true);
+  const createFolder = useCreateFolder(device.id);
+  const rename = useRenameFile(device.id);
+  const remove = useDeleteFile(device.id);
+  const scan = useScanDisk(device.id);
+  const [newFolder, setNewFolder] = useState(false);
+  const [renaming, setRenaming] = useState<FileEntry | null>(null);
+  const [deleting, setDeleting] = useState<FileEntry | null>(null);
+
+  const go = (next: Partial<FileLocation>) => setParams(locationParams({ ...location, offset: 0, ...next }));
+  const data = listing.data;
+  const folder = data?.request.parameters.path;
+  const drives = data?.drives ?? [];
+  const driveRoot = folder ? driveOf(drives, folder) : undefined;
+  const drive = device.drives.find((d) => d.root === driveRoot);
+  const busy = drive?.detail?.status === 'BUSY';
+
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setInterval(() => void client.invalidateQueries({ queryKey: deviceKeys.detail(device.id) }), SCAN_POLL_MS);
+    return () => clearInterval(timer);
+  }, [busy, client, device.id]);
+
+  const steps = data ? pageSteps(data.offset, data.files.length, data.total) : {};
+  const note = data ? pageNote(data.offset, data.files.length, data.total) : undefined;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Group align="flex-end" wrap="wrap">
+          <Select
+            label="Drive"
+            w={260}
+            allowDeselect={false}
+            data={drives.map((d) => ({ value: d.root, label: d.name && d.name !== d.root ? `${d.name} (${d.root})` : d.root }))}
+            value={driveRoot ?? null}
+            onChange={(root) => root && go({ path: root })}
+          />
+          <Switch label="Show hidden" checked={location.hidden} onChange={(e) => go({ hidden: e.currentTarget.checked, path: location.path })} mb={8} />
+        </Group>
+        <Group>
+          <Button
+            variant="default"
+            leftSection={<IconChartPie size={16} />}
+            disabled={!folder || busy}
+            loading={scan.isPending}
+            onClick={() => folder && scan.mutate(folder)}
+            title="Measure the space used under each folder here"
+          >
+            {busy ? 'Scanning…' : 'Scan folder'}
+          </Button>
+          {device.canManage ? (
+            <Button leftSection={<IconFolderPlus size={16} />} disabled={!folder} onClick={() => setNewFolder(true)}>
+              New folder
+            </Button>
+          ) : null}
+        </Group>
+      </Group>
+
+      {data ? (
+        <Breadcrumbs separatorMargin={4} aria-label="Folder" style={{ flexWrap: 'wrap' }} data-testid="folder-breadcrumb">
+          {Object.entries(data.ancestors).map(([path, name], i, all) =>
+            i < all.length - 1 ? (
+              <Anchor key={path} component="button" type="button" size="sm" onClick={() => go({ path })} style={{ overflowWrap: 'anywhere' }}>
+                {name}
+              </Anchor>
+            ) : (
+              <Text key={path} size="sm" fw={500} aria-current="location" style={{ overflowWrap: 'anywhere' }}>
+                {name}
+              </Text>
+            ),
+          )}
+        </Breadcrumbs>
+      ) : null}
+
+      {listing.isLoading ? (
+        <Group gap="sm">
+          <Loader size="sm" />
+          <Text size="sm">Reading the folder from the device…</Text>
+        </Group>
+      ) : null}
+      {listing.isError && !data ? (
+        <Alert color="red" title="The folder could not be read" data-testid="storage-error">
+          {listing.error.message}
+          {location.path ? (
+            <>
+              {' '}
+              <Anchor component="button" type="button" size="sm" onClick={() => go({ path: undefined })}>
+                Go to the first drive
+              </Anchor>
+            </>
+          ) : null}
+        </Alert>
+      ) : null}
+
+      {data ? (
+        <>
+          <FileTable
+            files={data.files}
+            canChange={device.canManage}
+            onOpen={(f) => go({ path: f.path })}
+            onRename={setRenaming}
+            onDelete={setDeleting}
+          />
+          {note ? (
+            <Group justify="space-between" data-testid="file-paging">
+              <Text size="sm" c="dimmed">
+                {note}
+              </Text>
+              <Group gap="xs">
+                <Button size="xs" variant="default" disabled={steps.previous === undefined} onClick={() => go({ path: location.path, offset: steps.previous })}>
+                  Previous
+                </Button>
+                <Button size="xs" variant="default" disabled={steps.next === undefined} onClick={() => go({ path: location.path, offset: steps.next })}>
+                  Next
+                </Button>
+              </Group>
+            </Group>
+          ) : null}
+        </>
+      ) : null}
+
+      {drive ? <DriveUsage drive={drive} /> : null}
+
+      <FileNameModal
+        opened={newFolder}
+        title="New folder"
+        submitLabel="Create"
+        pending={createFolder.isPending}
+        onClose={() => setNewFolder(false)}
+        onSubmit={(name) => createFolder.mutateAsync({ path: folder!, name })}
+      />
+      <FileNameModal
+        opened={renaming !== null}
+        title={`Rename ${renaming?.name ?? ''}`}
+        submitLabel="Rename"
+        initialName={renaming?.name}
+        pending={rename.isPending}
+        onClose={() => setRenaming(null)}
+        onSubmit={(name) => rename.mutateAsync({ path: renaming!.path, name })}
+      />
+      <DeleteEntryModal
+        entry={deleting}
+        pending={remove.isPending}
+        onClose={() => setDeleting(null)}
+        onDelete={(recursive) => remove.mutateAsync({ path: deleting!.path, recursive })}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,75 @@
+import {
+  commandAnswerSchema,
+  driveDetailSchema,
+  FILE_COMMAND,
+  fileChangeResultSchema,
+  fileListingSchema,
+  type FileListing,
+  type NewFolderForm,
+  type RenameFileForm,
+} from '@fleetlink/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApi } from '../../../app/api/useApi';
+import { deviceKeys } from '../device-api';
+import type { FileLocation } from './file-location';
+
+export const fileKeys = {
+  device: (deviceId: string) => ['devices', 'files', deviceId] as const,
+  listing: (deviceId: string, location: FileLocation) => ['devices', 'files', deviceId, location] as const,
+};
+
+const base = (deviceId: string) => `/api/device/${encodeURIComponent(deviceId)}`;
+
+/** A page of a folder: the command `file` (SPEC §3), asked only of an online device. */
+export function useFolderListing(deviceId: string, location: FileLocation, enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: fileKeys.listing(deviceId, location),
+    queryFn: async (): Promise<FileListing> => {
+      const parameters = [
+        ...(location.path ? [{ name: 'path', value: location.path }] : []),
+        { name: 'hidden', value: String(location.hidden) },
+        ...(location.offset ? [{ name: 'offset', value: String(location.offset) }] : []),
+      ];
+      const answer = await api.post(`${base(deviceId)}/command`, { name: FILE_COMMAND, parameters }, commandAnswerSchema);
+      return fileListingSchema.parse(answer);
+    },
+    enabled,
+    placeholderData: keepPreviousData,
+    // A listing is a request to the device: one failure is told, not retried behind the person's back.
+    retry: false,
+  });
+}
+
+/** After a change the folder is read again, from the device. */
+function useFileChange<V>(deviceId: string, send: (vars: V) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: send, onSuccess: () => client.invalidateQueries({ queryKey: fileKeys.device(deviceId) }) });
+}
+
+export function useCreateFolder(deviceId: string) {
+  const api = useApi();
+  return useFileChange(deviceId, (form: NewFolderForm) => api.post(`${base(deviceId)}/folder`, form, fileChangeResultSchema));
+}
+
+export function useRenameFile(deviceId: string) {
+  const api = useApi();
+  return useFileChange(deviceId, (form: RenameFileForm) => api.post(`${base(deviceId)}/rename`, form, fileChangeResultSchema));
+}
+
+export function useDeleteFile(deviceId: string) {
+  const api = useApi();
+  return useFileChange(deviceId, ({ path, recursive }: { path: string; recursive: boolean }) =>
+    api.delete(`${base(deviceId)}/file?${new URLSearchParams({ path, ...(recursive ? { recursive: 'true' } : {}) })}`, fileChangeResultSchema),
+  );
+}
+
+/** POST /api/device/{id}/disk?path=: the drive turns BUSY at once; the device answers later. */
+export function useScanDisk(deviceId: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (path: string) => api.post(`${base(deviceId)}/disk?${new URLSearchParams({ path })}`, undefined, driveDetailSchema),
+    onSettled: () => client.invalidateQueries({ queryKey: deviceKeys.detail(deviceId) }),
+  });
+}
