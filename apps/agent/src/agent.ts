@@ -215,7 +215,7 @@ export class Agent {
           return reply({ ok: true, result: await deleteEntry(valid(fileDeleteRequestSchema, req.parameters)) });
         case RequestName.DiskScan: {
           const scan = valid(diskScanRequestSchema, req.parameters);
-          return reply({ ok: true, result: await scanDisk(scan.path, scan.answerBy) });
+          return reply({ ok: true, result: await scanDisk(scan.path, Date.now() + scan.budgetMs) });
         }
         default:
           return reply({ ok: false, error: `Unknown request ${req.name}` });

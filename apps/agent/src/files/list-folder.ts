@@ -1,4 +1,4 @@
-import { opendir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   FILE_COMMAND,
@@ -16,12 +16,17 @@ import { fileEntry } from './file-entry.js';
 /** Links whose targets are looked at once, to sort them as folders or files. */
 const LINK_STATS_AT_ONCE = 32;
 
-const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
-
 interface Name {
   name: string;
   isFolder: boolean;
+  /** What the name sorts by: case folded, numbers padded so that f2 comes before f10. */
+  key: string;
 }
+
+/** A sort key compared with plain `<`: several times faster on 100,000 names than a collator. */
+const sortKey = (name: string) => name.toLowerCase().replace(/\d+/g, (digits) => digits.padStart(16, '0'));
+
+const byName = (a: Name, b: Name) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * The `file` command (SPEC §3 File listing response): one page of a folder, folders first, each by
@@ -32,15 +37,18 @@ export async function listFolder(parameters: Record<string, string>, drives: () 
   const params = fileListingParametersSchema.safeParse(parameters);
   if (!params.success) throw new Refused(params.error.issues[0]!.message);
   const known = await drives();
-  const folder = devicePath(params.data.path?.trim() || known[0]?.root || path.parse(process.cwd()).root);
+  const folder = devicePath(params.data.path || known[0]?.root || path.parse(process.cwd()).root);
   const offset = Number(params.data.offset ?? 0);
+  const trail = ancestors(folder);
+  // Each ancestor repeats the path before it: a path of thousands of one-letter folders would not fit one answer.
+  let budget = FILE_LISTING_JSON_BUDGET - Buffer.byteLength(JSON.stringify(trail));
+  if (budget < FILE_LISTING_JSON_BUDGET / 2) throw new Refused(`The path '${folder}' is too deep to be shown.`);
 
   let names = await readNames(folder);
   if (params.data.hidden === 'false') names = names.filter((n) => !isHidden(n.name));
-  names.sort((a, b) => (a.isFolder === b.isFolder ? byName(a.name, b.name) : a.isFolder ? -1 : 1));
+  names.sort((a, b) => (a.isFolder === b.isFolder ? byName(a, b) : a.isFolder ? -1 : 1));
 
   const files: FileEntry[] = [];
-  let budget = FILE_LISTING_JSON_BUDGET;
   for (const n of names.slice(offset, offset + FILE_LISTING_PAGE_MAX)) {
     const p = path.join(folder, n.name);
     // An entry removed since the folder was read is simply left out.
@@ -53,7 +61,7 @@ export async function listFolder(parameters: Record<string, string>, drives: () 
 
   return {
     drives: known.map(({ name, root, freeSpace, totalSpace }) => ({ name, root, freeSpace, totalSpace })),
-    ancestors: ancestors(folder),
+    ancestors: trail,
     files,
     total: names.length,
     offset,
@@ -66,9 +74,8 @@ async function readNames(folder: string): Promise<Name[]> {
   const names: Name[] = [];
   const links: Name[] = [];
   try {
-    const dir = await opendir(folder, { bufferSize: 256 });
-    for await (const d of dir) {
-      const n = { name: d.name, isFolder: d.isDirectory() };
+    for (const d of await readdir(folder, { withFileTypes: true })) {
+      const n = { name: d.name, isFolder: d.isDirectory(), key: sortKey(d.name) };
       names.push(n);
       if (d.isSymbolicLink()) links.push(n);
     }

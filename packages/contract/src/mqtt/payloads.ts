@@ -116,8 +116,11 @@ export type FileNameRequest = z.infer<typeof fileNameRequestSchema>;
 export const fileDeleteRequestSchema = z.object({ path: z.string().min(1).max(FILE_PATH_MAX), recursive: z.boolean() });
 export type FileDeleteRequest = z.infer<typeof fileDeleteRequestSchema>;
 
-/** `disk.scan`: the drive root to measure, and the epoch ms by which to answer with what was found. */
-export const diskScanRequestSchema = z.object({ path: z.string().min(1).max(FILE_PATH_MAX), answerBy: z.number().int() });
+/**
+ * `disk.scan`: the folder to measure, and for how many milliseconds the agent may scan before it
+ * answers with what it found (a duration, not a time: the device's clock may differ from the console's).
+ */
+export const diskScanRequestSchema = z.object({ path: z.string().min(1).max(FILE_PATH_MAX), budgetMs: z.number().int().positive() });
 export type DiskScanRequest = z.infer<typeof diskScanRequestSchema>;
 
 /**

@@ -49,15 +49,15 @@ export class DriveScanService {
   private async startNow(p: Principal, deviceId: string, path: string): Promise<DriveDetail> {
     await this.deps.policy.readDevice(p, deviceId);
     const device = await this.deps.devices.findById(deviceId);
-    const root = driveOf((device?.device.drives ?? []) as { root: string }[], path);
+    if (!device?.device.online) throw deviceUnavailable(TEXTS.offline);
+    const root = driveOf(device.device.drives as { root: string }[], path);
     if (!root) throw badRequest(`'${path}' is on none of this device's drives.`);
-    if (!device!.device.online) throw deviceUnavailable(TEXTS.offline);
 
     const startedAt = new Date();
     if (!(await this.deps.scans.claim(deviceId, root, startedAt))) {
       throw new AppError(409, ErrorCode.Conflict, `A scan of the drive ${root} is running already: wait for it to finish.`);
     }
-    const request: DiskScanRequest = { path, answerBy: startedAt.getTime() + DISK_SCAN_TIMEOUT_MS };
+    const request: DiskScanRequest = { path, budgetMs: DISK_SCAN_TIMEOUT_MS };
     const scan = this.scan(deviceId, root, startedAt, request).finally(() => this.running.delete(scan));
     this.running.add(scan);
     return { status: 'BUSY', root: null, startedAt: startedAt.toISOString(), finishedAt: null, error: null };

@@ -10,6 +10,8 @@ import {
   embeddedSetup,
   GUEST_EMAIL,
   memberDevice,
+  mosquittoBin,
+  mosquittoSetup,
   runAgentOnline,
   tempDir,
   tearDown,
@@ -22,13 +24,14 @@ import {
 /** The unprivileged account an agent runs as to meet a folder it may not read (root reads everything). */
 const NOBODY = { uid: 65534, gid: 65534 };
 const isRoot = process.getuid?.() === 0;
+const bin = mosquittoBin();
 
 /**
  * Issue 26: the Storage page's calls against a real agent over a real broker, on a folder tree made
  * for each test: the listing (`file` through the command route), the changes, the drive scan, and
  * who may do what.
  */
-describe('storage: browsing and changing a live device’s files', () => {
+function storageSuite(setup: () => Promise<MessagingSetup>) {
   let s: MessagingSetup;
   let admin: string;
   let user: string;
@@ -58,7 +61,8 @@ describe('storage: browsing and changing a live device’s files', () => {
   };
 
   beforeAll(async () => {
-    s = await embeddedSetup();
+    s = await setup();
+    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
     [admin, user, guest] = await Promise.all([s.tc.token(ADMIN_EMAIL), s.tc.token(USER_EMAIL), s.tc.token(GUEST_EMAIL)]);
     device = await memberDevice(s.tc.database.db, 'storage');
     await runAgentOnline(s.tc, device, { agents, dirs });
@@ -224,6 +228,8 @@ describe('storage: browsing and changing a live device’s files', () => {
     );
     const res = await s.tc.api(`/api/device/${offline.id}/folder`, { method: 'POST', token: admin, json: { path: tree, name: 'x' } });
     expect((await error(res, 409)).message).toBe('The device is offline: its files can be changed only while its agent is connected.');
+    const scan = await s.tc.api(`/api/device/${offline.id}/disk?path=%2F`, { method: 'POST', token: user });
+    expect((await error(scan, 409)).message).toBe('The device is offline: a drive can be scanned only while its agent is connected.');
   });
 
   it('scans a folder: its drive is BUSY, a second scan is refused, then the sizes per folder are there', async () => {
@@ -266,4 +272,12 @@ describe('storage: browsing and changing a live device’s files', () => {
     expect((await error(await scan(scanRoot, guest), 403)).code).toBe('FORBIDDEN');
     await s.tc.messaging!.driveScans.settled();
   });
+}
+
+describe('storage on the embedded broker', () => {
+  storageSuite(() => embeddedSetup());
+});
+
+describe.skipIf(!bin)('storage on Mosquitto with dynamic security', () => {
+  storageSuite(() => mosquittoSetup(bin!));
 });

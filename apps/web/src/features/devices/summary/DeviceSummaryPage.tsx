@@ -1,7 +1,8 @@
-import { deviceBranchLabel } from '@fleetlink/contract';
+import { deviceBranchLabel, type DeviceDrive } from '@fleetlink/contract';
 import { Anchor, Group, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { formatDateTime } from '../../../app/format/date-format';
 import { useCurrentDevice } from '../detail/DeviceLayout';
 import { lastResponseText } from '../search/DeviceCard';
 import { DeviceLoad, DeviceTimeline } from './DeviceMetrics';
@@ -22,6 +23,19 @@ function Usage({ label, total, free }: { label: string; total?: number; free?: n
       </Group>
       {percent !== undefined ? <Progress value={percent} size="sm" aria-label={`${label} used ${percent}%`} /> : null}
     </Stack>
+  );
+}
+
+/** The drive's last scan (SPEC §3 drive detail), linking to where the Storage page shows it. */
+function DriveScanNote({ deviceId, drive }: { deviceId: string; drive: DeviceDrive }) {
+  const detail = drive.detail;
+  if (!detail) return null;
+  const path = detail.root?.path ?? drive.root;
+  const text = { BUSY: 'Scanning…', DONE: `Scanned ${formatDateTime(new Date(detail.finishedAt ?? detail.startedAt))}`, FAILED: 'Last scan failed' }[detail.status];
+  return (
+    <Anchor component={Link} to={`/devices/${deviceId}/file?${new URLSearchParams({ path })}`} size="xs" c={detail.status === 'FAILED' ? 'red' : undefined}>
+      {text}
+    </Anchor>
   );
 }
 
@@ -116,7 +130,10 @@ export function DeviceSummaryPage() {
       </SummaryCard>
       <SummaryCard title="Storage">
         {device.drives.map((d) => (
-          <Usage key={d.root} label={d.name ? `${d.name} (${d.root})` : d.root} total={d.totalSpace} free={d.freeSpace} />
+          <Stack key={d.root} gap={2}>
+            <Usage label={d.name ? `${d.name} (${d.root})` : d.root} total={d.totalSpace} free={d.freeSpace} />
+            <DriveScanNote deviceId={device.id} drive={d} />
+          </Stack>
         ))}
       </SummaryCard>
       <SummaryCard
