@@ -28,6 +28,8 @@ beforeAll(async () => {
   writeFileSync(path.join(tree, 'data.bin'), Buffer.alloc(3 * 1024 * 1024));
   writeFileSync(path.join(tree, '.secret'), 's');
   writeFileSync(path.join(tree, '<b>not bold'), '');
+  mkdirSync(path.join(tree, 'many'));
+  for (let i = 1; i <= 600; i++) writeFileSync(path.join(tree, 'many', `item${i}`), '');
   live = await startLiveDevice(suite, { organization: `Storage ${STAMP}`, device: `Storage box ${STAMP}` });
 }, TEST_TIMEOUT_MS);
 
@@ -43,12 +45,12 @@ describe('storage page', () => {
     const { page, pageErrors } = await suite.signedIn(admin, folderUrl(tree));
     const rows = page.getByTestId('file-row');
     const names = () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-name')));
-    await expect.poll(names).toEqual(['docs', '<b>not bold', 'data.bin']);
+    await expect.poll(names).toEqual(['docs', 'many', '<b>not bold', 'data.bin']);
     expect(await rows.filter({ hasText: 'data.bin' }).innerText()).toContain('3.0 MB');
     expect(await page.getByText('not bold', { exact: true }).count()).toBe(0); // a name is text, never markup
 
     await page.getByRole('switch', { name: 'Show hidden' }).click();
-    await expect.poll(names).toEqual(['docs', '.secret', '<b>not bold', 'data.bin']);
+    await expect.poll(names).toEqual(['docs', 'many', '.secret', '<b>not bold', 'data.bin']);
     expect(await rows.filter({ hasText: '.secret' }).innerText()).toContain('hidden');
     expect(page.url()).toContain('hidden=true');
 
@@ -59,7 +61,7 @@ describe('storage page', () => {
     const crumbs = page.getByTestId('folder-breadcrumb');
     expect(await crumbs.innerText()).toContain(path.basename(tree));
     await crumbs.getByRole('button', { name: path.basename(tree) }).click();
-    await expect.poll(names).toEqual(['docs', '.secret', '<b>not bold', 'data.bin']);
+    await expect.poll(names).toEqual(['docs', 'many', '.secret', '<b>not bold', 'data.bin']);
     await page.goBack();
     await expect.poll(names).toEqual(['manual.txt']);
     await page.reload();
@@ -108,9 +110,20 @@ describe('storage page', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('lets a USER member browse without changing anything', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const { page, pageErrors } = await suite.signedIn(user, folderUrl(tree));
-    await expect.poll(() => page.getByTestId('file-row').count()).toBe(3);
+  it('lets a USER member browse a long folder page by page, without changing anything', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page, pageErrors } = await suite.signedIn(user, folderUrl(path.join(tree, 'many')));
+    const rows = page.getByTestId('file-row');
+    const paging = page.getByTestId('file-paging').first();
+    await expect.poll(() => paging.textContent()).toContain('Entries 1–500 of 600');
+    expect(await rows.count()).toBe(500);
+    expect(await rows.first().getAttribute('data-name')).toBe('item1');
+    await page.getByRole('button', { name: 'Next' }).first().click();
+    await expect.poll(() => paging.textContent()).toContain('Entries 501–600 of 600');
+    expect(await rows.count()).toBe(100);
+    expect(await rows.last().getAttribute('data-name')).toBe('item600');
+    expect(new URL(page.url()).searchParams.get('offset')).toBe('500');
+    expect(await page.getByRole('button', { name: 'Next' }).first().isDisabled()).toBe(true);
+
     expect(await page.getByRole('button', { name: 'New folder' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Actions for/ }).count()).toBe(0);
     expect(pageErrors).toEqual([]);

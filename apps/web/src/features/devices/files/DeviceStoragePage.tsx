@@ -50,8 +50,10 @@ function Storage() {
   const go = (next: Partial<FileLocation>) => setParams(locationParams({ ...location, offset: 0, ...next }));
   const data = listing.data;
   const folder = data?.request.parameters.path;
-  const drives = data?.drives ?? [];
-  const driveRoot = folder ? driveOf(drives, folder) : undefined;
+  // The agent's drives as the listing has them; until one came (or when it failed), as last reported.
+  const drives = data?.drives ?? device.drives.map((d) => ({ name: d.name ?? d.root, root: d.root }));
+  const place = folder ?? location.path;
+  const driveRoot = place ? driveOf(drives, place) : undefined;
   const drive = device.drives.find((d) => d.root === driveRoot);
   const busy = drive?.detail?.status === 'BUSY';
 
@@ -63,6 +65,22 @@ function Storage() {
 
   const steps = data ? pageSteps(data.offset, data.files.length, data.total) : {};
   const note = data ? pageNote(data.offset, data.files.length, data.total) : undefined;
+  // Above and below the table: a page of 500 rows is long.
+  const paging = note ? (
+    <Group justify="space-between" data-testid="file-paging">
+      <Text size="sm" c="dimmed">
+        {note}
+      </Text>
+      <Group gap="xs">
+        <Button size="xs" variant="default" disabled={steps.previous === undefined} onClick={() => go({ offset: steps.previous })}>
+          Previous
+        </Button>
+        <Button size="xs" variant="default" disabled={steps.next === undefined} onClick={() => go({ offset: steps.next })}>
+          Next
+        </Button>
+      </Group>
+    </Group>
+  ) : null;
 
   return (
     <Stack gap="md">
@@ -76,7 +94,7 @@ function Storage() {
             value={driveRoot ?? null}
             onChange={(root) => root && go({ path: root })}
           />
-          <Switch label="Show hidden" checked={location.hidden} onChange={(e) => go({ hidden: e.currentTarget.checked, path: location.path })} mb={8} />
+          <Switch label="Show hidden" checked={location.hidden} onChange={(e) => go({ hidden: e.currentTarget.checked })} mb={8} />
         </Group>
         <Group>
           <Button
@@ -98,6 +116,7 @@ function Storage() {
       </Group>
 
       {data ? (
+        <Group gap="sm" wrap="nowrap">
         <Breadcrumbs separatorMargin={4} aria-label="Folder" style={{ flexWrap: 'wrap' }} data-testid="folder-breadcrumb">
           {Object.entries(data.ancestors).map(([path, name], i, all) =>
             i < all.length - 1 ? (
@@ -111,6 +130,9 @@ function Storage() {
             ),
           )}
         </Breadcrumbs>
+          {/* The previous folder stays while the next one is read: say that it is coming. */}
+          {listing.isPlaceholderData ? <Loader size="xs" aria-label="Reading the folder" /> : null}
+        </Group>
       ) : null}
 
       {listing.isLoading ? (
@@ -135,6 +157,7 @@ function Storage() {
 
       {data ? (
         <>
+          {paging}
           <FileTable
             files={data.files}
             canChange={device.canManage}
@@ -142,21 +165,7 @@ function Storage() {
             onRename={setRenaming}
             onDelete={setDeleting}
           />
-          {note ? (
-            <Group justify="space-between" data-testid="file-paging">
-              <Text size="sm" c="dimmed">
-                {note}
-              </Text>
-              <Group gap="xs">
-                <Button size="xs" variant="default" disabled={steps.previous === undefined} onClick={() => go({ path: location.path, offset: steps.previous })}>
-                  Previous
-                </Button>
-                <Button size="xs" variant="default" disabled={steps.next === undefined} onClick={() => go({ path: location.path, offset: steps.next })}>
-                  Next
-                </Button>
-              </Group>
-            </Group>
-          ) : null}
+          {paging}
         </>
       ) : null}
 
