@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   agentClientId,
   commandRequestSchema,
@@ -268,7 +267,7 @@ export class Agent {
 }
 
 /** A request's parameters as its schema has them, or a short refusal (a schema error is long JSON). */
-function valid<T>(schema: z.ZodType<T>, parameters: unknown): T {
+function valid<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, parameters: unknown): T {
   const parsed = schema.safeParse(parameters);
   if (!parsed.success) throw new Refused('The request is not valid.');
   return parsed.data;
