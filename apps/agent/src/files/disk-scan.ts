@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DISK_SCAN_FOLDERS_MAX, type DiskUsage } from '@fleetlink/contract';
 import { Refused } from '../refused.js';
 import { devicePath, fsRefusal } from './device-path.js';
+import { inBatches } from './in-batches.js';
 
 /** Entries looked at together: enough to keep the disk busy, few enough to leave the agent responsive. */
 const STATS_AT_ONCE = 64;
@@ -79,18 +80,18 @@ async function folderSize(folder: string, walk: Walk): Promise<number> {
 
 /** The entries of one folder with their own stats (links not followed); an unreadable one is counted. */
 async function children(folder: string, walk: Walk): Promise<{ p: string; stats: Stats }[]> {
-  const out: { p: string; stats: Stats }[] = [];
   const names: string[] = [];
   try {
     const dir = await opendir(folder, { bufferSize: 256 });
     for await (const d of dir) names.push(d.name);
   } catch {
     walk.unreadable++;
-    return out;
+    return [];
   }
-  for (let i = 0; i < names.length; i += STATS_AT_ONCE) {
-    const batch = await Promise.all(names.slice(i, i + STATS_AT_ONCE).map((n) => lstat(path.join(folder, n)).then((stats) => ({ p: path.join(folder, n), stats }), () => undefined)));
-    for (const entry of batch) if (entry) out.push(entry);
-  }
-  return out;
+  const found = await inBatches(names, STATS_AT_ONCE, (n) => {
+    const p = path.join(folder, n);
+    // An entry gone since the folder was read is left out.
+    return lstat(p).then((stats) => ({ p, stats }), () => undefined);
+  });
+  return found.filter((entry) => entry !== undefined);
 }

@@ -12,6 +12,7 @@ import type { Drive } from '../collectors/drives.js';
 import { Refused } from '../refused.js';
 import { devicePath, fsRefusal, isHidden } from './device-path.js';
 import { fileEntry } from './file-entry.js';
+import { inBatches } from './in-batches.js';
 
 /** Links whose targets are looked at once, to sort them as folders or files. */
 const LINK_STATS_AT_ONCE = 32;
@@ -82,13 +83,9 @@ async function readNames(folder: string): Promise<Name[]> {
   } catch (err) {
     throw fsRefusal(err, folder, 'read');
   }
-  for (let i = 0; i < links.length; i += LINK_STATS_AT_ONCE) {
-    await Promise.all(
-      links.slice(i, i + LINK_STATS_AT_ONCE).map(async (n) => {
-        n.isFolder = (await stat(path.join(folder, n.name)).catch(() => undefined))?.isDirectory() ?? false;
-      }),
-    );
-  }
+  await inBatches(links, LINK_STATS_AT_ONCE, async (n) => {
+    n.isFolder = (await stat(path.join(folder, n.name)).catch(() => undefined))?.isDirectory() ?? false;
+  });
   return names;
 }
 

@@ -10,6 +10,12 @@ export const messages = {
   pattern: (label: string) => `${label} is not a valid, it contain invalid characters.`,
 };
 
+/** C0 control characters and DEL: nothing a person types, and PostgreSQL cannot hold a NUL. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/** For `.refine`: true when the text holds no control character. */
+export const withoutControlCharacters = (text: string) => !CONTROL_CHARACTER.test(text);
+
 /** Text a person must give: trimmed, not empty, at most `max` characters, with SPEC §5's words. */
 export const requiredText = (label: string, max: number) =>
   z

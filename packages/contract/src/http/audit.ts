@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutControlCharacters } from '../forms/messages.js';
 import { pageSizeSchema } from './page-size.js';
 
 /**
@@ -132,7 +133,7 @@ const filterText = (label: string) =>
     .string()
     .trim()
     .max(FILTER_TEXT_MAX, `${label} must be less than ${FILTER_TEXT_MAX + 1} characters.`)
-    .regex(/^[^\u0000-\u001f\u007f]*$/, `${label} must not contain control characters.`);
+    .refine(withoutControlCharacters, `${label} must not contain control characters.`);
 
 const auditFilterFields = z.object({
   who: filterText('Who').toLowerCase().optional(),

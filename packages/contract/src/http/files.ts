@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutControlCharacters } from '../forms/messages.js';
 
 /**
  * The Storage page's calls (SPEC §2, §3, §7). The listing is the command `file` with the parameter
@@ -22,7 +23,9 @@ export const FILE_PATH_MAX = 4096;
 /** A file or folder name (one path segment): 255 bytes on every common filesystem. */
 export const FILE_NAME_MAX = 255;
 
-const controlChars = /[\u0000-\u001f\u007f]/;
+/** The bounds of every device path the console takes: the listing's and the changes'. */
+const pathBounds = (text: z.ZodString) =>
+  text.max(FILE_PATH_MAX, `Path must be less than ${FILE_PATH_MAX + 1} characters.`).refine(withoutControlCharacters, 'Path cannot contain control characters.');
 
 export const fileEntrySchema = z.object({
   name: z.string(),
@@ -48,11 +51,7 @@ export const fileDriveSchema = z.object({
 /** The parameters of the `file` command, as the agent reads them (all text, like every command's). */
 export const fileListingParametersSchema = z.object({
   /** The folder to list; absent or empty for the first drive's root. */
-  path: z
-    .string()
-    .max(FILE_PATH_MAX, `Path must be less than ${FILE_PATH_MAX + 1} characters.`)
-    .refine((p) => !controlChars.test(p), 'Path cannot contain control characters.')
-    .optional(),
+  path: pathBounds(z.string()).optional(),
   /** Where the page starts (default 0). */
   offset: z.string().regex(/^\d{1,9}$/, 'Offset must be a whole number.').optional(),
   /** 'false' leaves hidden entries out (before paging); anything else lists them, marked. */
@@ -82,13 +81,9 @@ export const fileNameSchema = z
   .max(FILE_NAME_MAX, `Name must be less than ${FILE_NAME_MAX + 1} characters.`)
   .refine((name) => name !== '.' && name !== '..', 'Name cannot be . or ..')
   .refine((name) => !/[/\\]/.test(name), 'Name cannot contain / or \\.')
-  .refine((name) => !controlChars.test(name), 'Name cannot contain control characters.');
+  .refine(withoutControlCharacters, 'Name cannot contain control characters.');
 
-export const filePathSchema = z
-  .string({ error: 'Path is required.' })
-  .min(1, 'Path is required.')
-  .max(FILE_PATH_MAX, `Path must be less than ${FILE_PATH_MAX + 1} characters.`)
-  .refine((p) => !controlChars.test(p), 'Path cannot contain control characters.');
+export const filePathSchema = pathBounds(z.string({ error: 'Path is required.' }).min(1, 'Path is required.'));
 
 /** The name field of the New folder and Rename dialogs. */
 export const fileNameFormSchema = z.object({ name: fileNameSchema });

@@ -7,7 +7,7 @@ import { driveScans } from '../../db/schema/index.js';
  * How long a scan may stay BUSY: its deadline on the device and the way back. One older than that
  * lost its console (a restart) and is shown as failed; a new one may start.
  */
-export const SCAN_STALE_MS = DISK_SCAN_TIMEOUT_MS + 30_000;
+const SCAN_STALE_MS = DISK_SCAN_TIMEOUT_MS + 30_000;
 const STALE_ERROR = 'The scan did not finish: the console lost track of it (it restarted, or the device went away).';
 
 type ScanRow = typeof driveScans.$inferSelect;
@@ -54,7 +54,7 @@ export class DriveScansRepository {
   }
 }
 
-export function toDetail(row: ScanRow, now: Date): DriveDetail {
+function toDetail(row: ScanRow, now: Date): DriveDetail {
   const stale = row.status === 'BUSY' && now.getTime() - row.startedAt.getTime() > SCAN_STALE_MS;
   return {
     status: stale ? 'FAILED' : row.status,
