@@ -3,11 +3,14 @@ import {
   commandRequestSchema,
   diskScanRequestSchema,
   fileDeleteRequestSchema,
+  fileFetchRequestSchema,
   fileNameRequestSchema,
+  fileSendRequestSchema,
   migrateParametersSchema,
   requestEnvelopeSchema,
   RequestName,
   topics,
+  transferCancelRequestSchema,
   type PropertiesPayload,
   type ReplyEnvelope,
   type RequestEnvelope,
@@ -22,6 +25,7 @@ import { CommandRunner } from './commands/run-command.js';
 import { Refused } from './refused.js';
 import { createFolder, deleteEntry, renameEntry } from './files/change-files.js';
 import { scanDisk } from './files/disk-scan.js';
+import { FileTransfers } from './files/transfers.js';
 import { SingleFlight } from './enrollment-loop.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
@@ -44,6 +48,7 @@ export class Agent {
   private lastLoad = 0;
   private readonly renewal = new SingleFlight<void>();
   private readonly commands: CommandRunner;
+  private readonly transfers = new FileTransfers(() => ({ consoleUrl: this.state.consoleUrl, ...this.state.mqtt }));
 
   constructor(
     private state: AgentState,
@@ -216,6 +221,13 @@ export class Agent {
           const scan = valid(diskScanRequestSchema, req.parameters);
           return reply({ ok: true, result: await scanDisk(scan.path, Date.now() + scan.budgetMs) });
         }
+        case RequestName.SendFile:
+          return reply({ ok: true, result: await this.transfers.send(valid(fileSendRequestSchema, req.parameters)) });
+        case RequestName.FetchFile:
+          return reply({ ok: true, result: await this.transfers.fetch(valid(fileFetchRequestSchema, req.parameters)) });
+        case RequestName.CancelTransfer:
+          this.transfers.cancel(valid(transferCancelRequestSchema, req.parameters).transferId);
+          return reply({ ok: true });
         default:
           return reply({ ok: false, error: `Unknown request ${req.name}` });
       }

@@ -11,6 +11,7 @@ import type Provider from 'oidc-provider';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/client.js';
 import type { Env } from './env.js';
+import { requestForLog } from './lib/log-serializers.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
 import type { Messaging } from './modules/broker/messaging.js';
@@ -45,7 +46,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { env, database } = deps;
   const app = Fastify({
-    logger: { level: env.LOG_LEVEL },
+    logger: { level: env.LOG_LEVEL, serializers: { req: requestForLog } },
     // Agents and browsers send ids in paths; keep the default limits but never trust a proxy blindly.
     trustProxy: true,
     bodyLimit: 1024 * 1024,

@@ -48,7 +48,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       verifier,
       idp,
       webDist: opts.webDist ?? DEFAULT_WEB_DIST,
-      publicConfig: { oidc: { authority: issuer, clientId: env.OIDC_CLIENT_ID, scope: env.OIDC_SCOPE } },
+      publicConfig: { oidc: { authority: issuer, clientId: env.OIDC_CLIENT_ID, scope: env.OIDC_SCOPE }, uploadMaxBytes: env.UPLOAD_MAX_BYTES },
       messaging,
     });
     await app.listen({ port: env.PORT, host: env.HOST });

@@ -1,3 +1,4 @@
+import { UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
 import { z } from 'zod';
 
 /**
@@ -45,6 +46,24 @@ const envSchema = z
     DEVICE_PING_SECONDS: z.coerce.number().int().min(1).default(300),
     /** Agent enrollment attempts per client address and minute. */
     ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    /** Largest file a person may upload to a device, in bytes (the answer past it is 413). */
+    UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).default(UPLOAD_MAX_BYTES_DEFAULT),
+    /** Seconds between sweeps of blobs nobody will fetch any more (expired or left by a crash). */
+    BLOB_SWEEP_SECONDS: z.coerce.number().int().min(1).default(600),
+    /** An S3-compatible blob store, shared by several consoles; unset means files under DATA_DIR/blobs. */
+    BLOB_S3_BUCKET: z.string().trim().min(1).optional(),
+    /** Its endpoint (MinIO, Ceph, a cloud's); unset means AWS's for BLOB_S3_REGION. */
+    BLOB_S3_ENDPOINT: z.string().url().optional(),
+    BLOB_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    BLOB_S3_ACCESS_KEY_ID: z.string().optional(),
+    BLOB_S3_SECRET_ACCESS_KEY: z.string().optional(),
+    /** Key prefix of the console's blobs in the bucket. */
+    BLOB_S3_PREFIX: z.string().default('fleetlink/blobs/'),
+    /** Path-style addressing (bucket in the path), which most self-hosted stores need. */
+    BLOB_S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((e) => ({

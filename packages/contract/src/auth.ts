@@ -10,6 +10,8 @@ export const publicConfigSchema = z.object({
     clientId: z.string(),
     scope: z.string(),
   }),
+  /** `UPLOAD_MAX_BYTES`: the page refuses a bigger file before sending it. */
+  uploadMaxBytes: z.number().int().positive(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './auth.js';
+export * from './format-bytes.js';
 export * from './forms/messages.js';
 export * from './forms/device-form.js';
 export * from './http/devices.js';
@@ -10,5 +11,6 @@ export * from './http/servers.js';
 export * from './forms/command-form.js';
 export * from './http/commands.js';
 export * from './http/files.js';
+export * from './http/transfers.js';
 export * from './http/audit.js';
 export * from './mqtt/index.js';

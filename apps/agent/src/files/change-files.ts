@@ -2,7 +2,7 @@ import { lstat, mkdir, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ReplyCode, type FileChangeResult, type FileDeleteRequest, type FileNameRequest } from '@fleetlink/contract';
 import { Refused } from '../refused.js';
-import { devicePath, entryName, fsRefusal, isRoot } from './device-path.js';
+import { devicePath, entryName, existsAlready, fsRefusal, isRoot } from './device-path.js';
 import { fileEntry } from './file-entry.js';
 
 /** `file.mkdir`: a new, empty folder `name` inside `path`; never replaces anything. */
@@ -12,7 +12,7 @@ export async function createFolder(req: FileNameRequest): Promise<FileChangeResu
   try {
     await mkdir(target);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(req.name, parent);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw existsAlready(req.name, parent);
     throw fsRefusal(err, (err as NodeJS.ErrnoException).code === 'ENOENT' ? parent : target, 'create');
   }
   return { entry: await fileEntry(target) };
@@ -28,7 +28,7 @@ export async function renameEntry(req: FileNameRequest): Promise<FileChangeResul
   });
   // rename(2) silently replaces a file of that name: look first (a change in between is the
   // person's own race, on their own device).
-  if (target !== from && (await lstat(target).then(() => true, () => false))) throw exists(req.name, path.dirname(from));
+  if (target !== from && (await lstat(target).then(() => true, () => false))) throw existsAlready(req.name, path.dirname(from));
   try {
     await rename(from, target);
   } catch (err) {
@@ -59,5 +59,3 @@ export async function deleteEntry(req: FileDeleteRequest): Promise<FileChangeRes
   }
   return {};
 }
-
-const exists = (name: string, folder: string) => new Refused(`'${name}' exists already in '${folder}'.`, ReplyCode.Exists);

@@ -27,6 +27,9 @@ export const isRoot = (p: string) => path.parse(p).root === p;
 /** A hidden entry: a dot name (the convention on every system the agent runs on). */
 export const isHidden = (name: string) => name.startsWith('.');
 
+/** A name taken in a folder: the console asks the person before it replaces anything. */
+export const existsAlready = (name: string, folder: string) => new Refused(`'${name}' exists already in '${folder}'.`, ReplyCode.Exists);
+
 type Doing = 'read' | 'create' | 'rename' | 'delete' | 'scan';
 
 /** A filesystem error as the person who asked reads it. */

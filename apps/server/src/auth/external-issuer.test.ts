@@ -64,6 +64,7 @@ describe('an external OIDC provider', () => {
   it('tells the SPA to sign in there, and the built-in provider is off', async () => {
     expect(await (await c.api('/api/config')).json()).toEqual({
       oidc: { authority: kc.issuer, clientId: 'fleetlink-console', scope: 'openid profile email' },
+      uploadMaxBytes: 1024,
     });
     expect((await c.api('/idp/.well-known/openid-configuration')).status).toBe(404);
   });

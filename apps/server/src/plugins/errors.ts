@@ -20,6 +20,10 @@ const messageForFastifyCode: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but JSON was declared.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This content type is not supported here.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send the file as multipart/form-data.',
+  FST_PARTS_LIMIT: 'Send one file and its folder, nothing more.',
+  FST_FILES_LIMIT: 'Send one file at a time.',
+  FST_FIELDS_LIMIT: 'Send one file and its folder, nothing more.',
 };
 
 /** Every error leaves the API as `{ code, message }` JSON: 4xx for the caller's mistakes, never a stack. */

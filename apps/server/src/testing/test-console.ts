@@ -21,6 +21,8 @@ export function freePort(): Promise<number> {
 }
 
 export interface TestConsole extends RunningConsole {
+  /** Its DATA_DIR (blobs under `blobs/`), removed by close(). */
+  dataDir: string;
   /** A fresh access token of a seeded account, obtained through the provider's sign-in form. */
   token(email: string): Promise<string>;
   /** fetch against the console's API with an optional bearer token. */
@@ -53,6 +55,7 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
   };
   return {
     ...running,
+    dataDir,
     async close() {
       await running.close();
       await database?.drop();

@@ -103,6 +103,9 @@ export const RequestName = {
   Rename: 'file.rename',
   Delete: 'file.delete',
   DiskScan: 'disk.scan',
+  SendFile: 'file.send',
+  FetchFile: 'file.fetch',
+  CancelTransfer: 'transfer.cancel',
 } as const;
 
 /** Reasons in a reply's `code`. */
@@ -122,6 +125,31 @@ export type FileDeleteRequest = z.infer<typeof fileDeleteRequestSchema>;
  */
 export const diskScanRequestSchema = z.object({ path: z.string().min(1).max(FILE_PATH_MAX), budgetMs: z.number().int().positive() });
 export type DiskScanRequest = z.infer<typeof diskScanRequestSchema>;
+
+/** A blob URL of the console (relative to the console the agent enrolled with) and its transfer. */
+const transferRequest = { transferId: z.string().min(1).max(64), url: z.string().min(1).max(512) };
+
+/** `file.send`: PUT the file at `path` to `url`; the reply comes once the console has all of it. */
+export const fileSendRequestSchema = z.object({ ...transferRequest, path: z.string().min(1).max(FILE_PATH_MAX) });
+export type FileSendRequest = z.infer<typeof fileSendRequestSchema>;
+export const fileSendReplySchema = z.object({ size: z.number().int().nonnegative() });
+export type FileSendReply = z.infer<typeof fileSendReplySchema>;
+
+/**
+ * `file.fetch`: GET `url` (`size` bytes) into the folder `path` as `name`, replacing a file of that
+ * name only with `overwrite`; answers like a file change.
+ */
+export const fileFetchRequestSchema = z.object({
+  ...transferRequest,
+  path: z.string().min(1).max(FILE_PATH_MAX),
+  name: z.string().min(1).max(FILE_NAME_MAX),
+  size: z.number().int().nonnegative(),
+  overwrite: z.boolean(),
+});
+export type FileFetchRequest = z.infer<typeof fileFetchRequestSchema>;
+
+/** `transfer.cancel`: stop the transfer if it is still going (its request then fails). */
+export const transferCancelRequestSchema = z.object({ transferId: z.string().min(1).max(64) });
 
 /**
  * `command`: a person's command from the Command page. Kept apart from the console's own requests

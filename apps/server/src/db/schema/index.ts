@@ -5,3 +5,4 @@ export * from './devices.js';
 export * from './servers.js';
 export * from './audit.js';
 export * from './drive-scans.js';
+export * from './transfers.js';

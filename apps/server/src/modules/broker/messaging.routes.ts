@@ -3,15 +3,19 @@ import type { OrganizationPolicy } from '../organizations/organization.policy.js
 import { commandsRoutes } from '../commands/commands.routes.js';
 import { filesRoutes } from '../files/files.routes.js';
 import { enrollmentRoutes } from '../enrollment/enrollment.routes.js';
+import { blobRoutes } from '../transfers/blob.routes.js';
+import { transfersRoutes } from '../transfers/transfers.routes.js';
 import { serversRoutes } from '../servers/servers.routes.js';
 import { metricsRoutes } from '../telemetry/metrics.routes.js';
 import type { Messaging } from './messaging.js';
 
-/** Routes of servers, agent enrollment, commands, files and metrics. */
+/** Routes of servers, agent enrollment, commands, files, transfers and metrics. */
 export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy }> = async (app, { messaging, policy }) => {
   await app.register(serversRoutes, { service: messaging.servers });
   await app.register(enrollmentRoutes, { service: messaging.enrollment, perMinute: messaging.enrollPerMinute });
   await app.register(commandsRoutes, { service: messaging.commands });
   await app.register(filesRoutes, { files: messaging.files, scans: messaging.driveScans });
+  await app.register(transfersRoutes, { service: messaging.transfers, uploadMaxBytes: messaging.uploadMaxBytes });
+  await app.register(blobRoutes, { gate: messaging.blobGate });
   await app.register(metricsRoutes, { repo: messaging.telemetry, policy });
 };

@@ -17,6 +17,11 @@ import { DriveScansRepository } from '../files/drive-scans.repository.js';
 import { FilesService } from '../files/files.service.js';
 import { TelemetryRepository } from '../telemetry/telemetry.repository.js';
 import { TelemetryService } from '../telemetry/telemetry.service.js';
+import { BlobGate } from '../transfers/blob-gate.js';
+import { BlobSweeper } from '../transfers/blob-sweeper.js';
+import { openBlobStore } from '../transfers/blobs/open-blob-store.js';
+import { TransfersRepository } from '../transfers/transfers.repository.js';
+import { TransfersService } from '../transfers/transfers.service.js';
 import { startEmbeddedBroker } from './embedded.js';
 import type { HubLog } from './hub-connection.js';
 import { MessageHub } from './message-hub.js';
@@ -31,12 +36,20 @@ export interface Messaging {
   commands: CommandsService;
   files: FilesService;
   driveScans: DriveScanService;
+  transfers: TransfersService;
+  blobGate: BlobGate;
+  blobSweeper: BlobSweeper;
+  uploadMaxBytes: number;
   telemetry: TelemetryRepository;
   enrollPerMinute: number;
   stop(): Promise<void>;
 }
 
-export async function startMessaging(o: { env: Env; database: Database; log: HubLog & { error(o: object, m: string): void } }): Promise<Messaging> {
+export async function startMessaging(o: {
+  env: Env;
+  database: Database;
+  log: HubLog & { error(o: object, m: string): void; warn(o: object, m: string): void; info(o: object, m: string): void };
+}): Promise<Messaging> {
   const { env, log } = o;
   const db = o.database.db;
   const serversRepo = new ServersRepository(db);
@@ -74,6 +87,10 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     metricsSeconds: env.AGENT_METRICS_SECONDS,
   });
+  const blobs = await openBlobStore(env);
+  const transfersRepo = new TransfersRepository(db);
+  const blobSweeper = new BlobSweeper({ repo: transfersRepo, blobs, log });
+  blobSweeper.start(env.BLOB_SWEEP_SECONDS * 1000);
   const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
   return {
     hub,
@@ -84,10 +101,15 @@ export async function startMessaging(o: { env: Env; database: Database; log: Hub
     commands: new CommandsService({ policy, devices, hub, audit }),
     files: new FilesService({ policy, devices, hub, audit }),
     driveScans,
+    transfers: new TransfersService({ policy, devices, hub, audit, blobs, repo: transfersRepo, uploadMaxBytes: env.UPLOAD_MAX_BYTES, log }),
+    blobGate: new BlobGate({ repo: transfersRepo, blobs, credentials }),
+    blobSweeper,
+    uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
     async stop() {
       await telemetry.stop();
+      await blobSweeper.stop();
       // A scan still waiting fails when the hub stops, and that is written down before the database goes.
       const scans = driveScans.settled();
       await hub.stop();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fetchPublicConfig } from './public-config';
 
-const config = { oidc: { authority: 'http://localhost/idp', clientId: 'fleetlink-console', scope: 'openid' } };
+const config = { oidc: { authority: 'http://localhost/idp', clientId: 'fleetlink-console', scope: 'openid' }, uploadMaxBytes: 1024 };
 const answer = (status: number, body: unknown) => async () =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 

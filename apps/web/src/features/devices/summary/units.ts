@@ -1,17 +1,6 @@
 /** Units of the summary cards (SPEC §9): sizes in base 1024, percentages used over total, 0 decimals. */
 
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB', 'PB'];
-
-export function formatBytes(value: number | undefined | null): string {
-  if (value === undefined || value === null || !Number.isFinite(value) || value < 0) return '-';
-  let n = value;
-  let unit = 0;
-  while (n >= 1024 && unit < UNITS.length - 1) {
-    n /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${n} byte${n === 1 ? '' : 's'}` : `${n.toFixed(n >= 100 ? 0 : 1)} ${UNITS[unit]}`;
-}
+export { formatBytes } from '@fleetlink/contract';
 
 /** Used over total as a whole percentage; undefined when it cannot be computed. */
 export function usedPercent(total: number | undefined, free: number | undefined): number | undefined {

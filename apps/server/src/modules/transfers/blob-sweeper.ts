@@ -1,0 +1,44 @@
+import type { BlobStore } from './blobs/blob-store.js';
+import type { TransfersRepository } from './transfers.repository.js';
+
+/** Nothing a transfer needs lives this long: a blob older than this was left by a console that stopped mid-way. */
+const ABANDONED_MS = 24 * 60 * 60_000;
+
+/**
+ * Removes the blobs nobody will fetch (issue 27 item 3): those whose URL expired unused, and
+ * whatever a stopped console left behind, in the database or only in the store.
+ */
+export class BlobSweeper {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(private readonly deps: { repo: TransfersRepository; blobs: BlobStore; log: { warn(o: object, m: string): void; info(o: object, m: string): void } }) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep()
+        .catch((err) => this.deps.log.warn({ err }, 'blob sweep failed'))
+        .finally(() => (this.running = undefined));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One sweep as of `now`; answers how many blobs went. */
+  async sweep(now = new Date()): Promise<number> {
+    const abandonedBefore = new Date(now.getTime() - ABANDONED_MS);
+    let removed = 0;
+    for (const id of await this.deps.repo.stale(now, abandonedBefore)) {
+      await this.deps.blobs.remove(id);
+      await this.deps.repo.removed(id, now);
+      removed++;
+    }
+    removed += await this.deps.blobs.removeOlderThan(abandonedBefore);
+    if (removed) this.deps.log.info({ removed }, 'blob sweep: stale blobs removed');
+    return removed;
+  }
+}

@@ -1,0 +1,47 @@
+import { transferParamsSchema, transferTokenQuerySchema } from '@fleetlink/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { BasicCredentials, BlobGate } from './blob-gate.js';
+import { attachment } from './http-file-names.js';
+
+/** Authorized by the transfer's token (and the device's account for an agent), not by a bearer token. */
+const open = { public: true };
+const tags = ['transfers'];
+const schema = { tags, params: transferParamsSchema, querystring: transferTokenQuerySchema, security: [] };
+
+function basicAuth(req: FastifyRequest): BasicCredentials | undefined {
+  const [scheme, value] = (req.headers.authorization ?? '').split(' ');
+  if (scheme?.toLowerCase() !== 'basic' || !value) return undefined;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** The blob URLs: the agents' side of a transfer, and the browser's download link. */
+export const blobRoutes: FastifyPluginAsyncZod<{ gate: BlobGate }> = async (app, { gate }) => {
+  // An agent's PUT body is the file itself: streamed to the blob store, never parsed or buffered.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+  app.put('/agent/blob/:transferId', { config: open, schema: { ...schema, summary: "An agent sends a file the console asked for (device's own account)" } }, async (req, reply) => {
+    const length = req.headers['content-length'];
+    await gate.agentWrite(basicAuth(req), req.params.transferId, req.query.token, req.raw, length === undefined ? undefined : Number(length));
+    return reply.code(204).send();
+  });
+
+  app.get('/agent/blob/:transferId', { config: open, schema: { ...schema, summary: "An agent fetches a file uploaded for it (device's own account)" } }, async (req, reply) => {
+    const blob = await gate.agentRead(basicAuth(req), req.params.transferId, req.query.token);
+    return reply.type('application/octet-stream').header('content-length', blob.size).send(blob.stream);
+  });
+
+  app.get('/download/:transferId', { config: open, schema: { ...schema, summary: 'Download a file a device sent (the link request-download answered; once)' } }, async (req, reply) => {
+    const blob = await gate.browserRead(req.params.transferId, req.query.token);
+    reply.raw.once('close', () => void blob.done().catch((err) => req.log.warn({ err }, 'download: blob not removed (the sweep will)')));
+    return reply
+      .type('application/octet-stream')
+      .header('content-length', blob.size)
+      .header('content-disposition', attachment(blob.name))
+      .header('cache-control', 'no-store')
+      .send(blob.stream);
+  });
+};

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { checkedKey, sizeLimit, type BlobStore } from './blob-store.js';
+
+/** Ends the name of a blob still being written: only a finished one has its key as its name. */
+const PARTIAL = '.part';
+
+/** Blobs as files in one folder (the default: `DATA_DIR/blobs`). */
+export class FsBlobStore implements BlobStore {
+  private constructor(private readonly dir: string) {}
+
+  static async open(dir: string): Promise<FsBlobStore> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return new FsBlobStore(dir);
+  }
+
+  async write(key: string, source: Readable, maxBytes: number): Promise<number> {
+    const target = this.file(key);
+    const partial = `${target}.${randomBytes(6).toString('hex')}${PARTIAL}`;
+    const limit = sizeLimit(maxBytes);
+    try {
+      await pipeline(source, limit, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await rename(partial, target);
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+    return limit.bytes();
+  }
+
+  async read(key: string): Promise<{ stream: Readable; size: number } | undefined> {
+    const file = this.file(key);
+    const found = await stat(file).catch(() => undefined);
+    if (!found?.isFile()) return undefined;
+    return { stream: createReadStream(file, { highWaterMark: 1 << 20 }), size: found.size };
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.file(key), { force: true });
+  }
+
+  async removeOlderThan(before: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.dir)) {
+      const file = path.join(this.dir, name);
+      const found = await stat(file).catch(() => undefined);
+      if (!found?.isFile() || found.mtime >= before) continue;
+      await rm(file, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  private file(key: string): string {
+    return path.join(this.dir, checkedKey(key));
+  }
+}

@@ -1,0 +1,258 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { fileChangeResultSchema } from '@fleetlink/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_EMAIL,
+  embeddedSetup,
+  GUEST_EMAIL,
+  memberDevice,
+  mosquittoBin,
+  mosquittoSetup,
+  runAgentOnline,
+  tempDir,
+  tearDown,
+  USER_EMAIL,
+  waitFor,
+  type AgentProcess,
+  type MessagingSetup,
+} from '../broker/broker.test-support.js';
+
+const bin = mosquittoBin();
+const MiB = 1024 * 1024;
+/** Small enough to cross in a test, big enough that a transfer cut in the middle is really in the middle. */
+const LIMIT = 600 * MiB;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** `total` bytes of a repeating pattern, made as they are read: no 600 MB in the test's memory. */
+function patternStream(total: number, chunk = Buffer.alloc(MiB, 'fleetlink ')): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= total) return controller.close();
+      const n = Math.min(chunk.length, total - sent);
+      sent += n;
+      controller.enqueue(chunk.subarray(0, n));
+    },
+  });
+}
+
+/** A multipart body as a browser sends it, with the file's bytes streamed after the fields. */
+function multipartStream(fields: Record<string, string>, filename: string, file: ReadableStream<Uint8Array>): { body: ReadableStream<Uint8Array>; contentType: string } {
+  const boundary = `----fleetlink${randomBytes(8).toString('hex')}`;
+  const head =
+    Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  const enc = new TextEncoder();
+  const reader = file.getReader();
+  let stage = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (stage === 0) {
+        stage = 1;
+        return controller.enqueue(enc.encode(head));
+      }
+      if (stage === 1) {
+        const { done, value } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        stage = 2;
+        controller.enqueue(enc.encode(tail));
+        return controller.close();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * Issue 27: files to and from a real agent through the blob store, over a real broker: contents
+ * arrive intact both ways, URLs serve once and expire, limits and names are enforced, a transfer cut
+ * in the middle leaves no file and no blob, and each transfer is in the audit trail.
+ */
+function transferSuite(setup: () => Promise<MessagingSetup>) {
+  let s: MessagingSetup;
+  let admin: string;
+  let user: string;
+  let guest: string;
+  let device: { id: string; key: string };
+  let folder: string;
+  const agents: AgentProcess[] = [];
+  const dirs: string[] = [];
+
+  const blobsDir = () => path.join(s.tc.dataDir, 'blobs');
+  const blobs = () => (existsSync(blobsDir()) ? readdirSync(blobsDir()) : []);
+
+  const upload = (into: string, name: string, data: Blob, opts: { token?: string; overwrite?: boolean; signal?: AbortSignal } = {}) => {
+    const form = new FormData();
+    form.append('path', into);
+    if (opts.overwrite) form.append('overwrite', 'true');
+    form.append('file', data, name);
+    return s.tc.api(`/api/upload/${device.id}`, { method: 'POST', token: opts.token ?? admin, body: form, signal: opts.signal });
+  };
+  const streamUpload = (into: string, name: string, file: ReadableStream<Uint8Array>, signal?: AbortSignal) => {
+    const { body, contentType } = multipartStream({ path: into }, name, file);
+    return s.tc.api(`/api/upload/${device.id}`, { method: 'POST', token: admin, body, headers: { 'content-type': contentType }, signal, duplex: 'half' } as RequestInit);
+  };
+  const requestDownload = (p: string, token = user) => s.tc.api(`/api/request-download/${device.id}?${new URLSearchParams({ path: p })}`, { token });
+  const downloadLink = async (p: string, token = user) => {
+    const res = await requestDownload(p, token);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const url = await res.text();
+    expect(url).toMatch(/^\/api\/download\/[0-9a-f-]{36}\?token=[\w-]{43}$/);
+    return url;
+  };
+  const error = async (res: Response, status: number) => {
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(status);
+    return body as { code: string; message: string; fields?: Record<string, string> };
+  };
+  const auditOf = async (kind: string) => {
+    const res = await s.tc.api(`/api/audit?${new URLSearchParams({ kind })}`, { token: admin });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { entries: { details: Record<string, unknown>; outcome: string; username: string }[] }).entries;
+  };
+
+  beforeAll(async () => {
+    s = await setup();
+    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
+    [admin, user, guest] = await Promise.all([s.tc.token(ADMIN_EMAIL), s.tc.token(USER_EMAIL), s.tc.token(GUEST_EMAIL)]);
+    device = await memberDevice(s.tc.database.db, 'transfers');
+    await runAgentOnline(s.tc, device, { agents, dirs });
+    folder = tempDir('fleetlink-transfers-');
+    dirs.push(folder);
+  });
+
+  afterAll(() => tearDown(s, { agents, dirs }));
+
+  it('uploads a file and downloads it again with the same SHA-256, once, with its own name', async () => {
+    const data = randomBytes(20 * MiB + 123);
+    const name = 'résumé "final".pdf';
+    const res = await upload(folder, name, new Blob([data]));
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { entry } = fileChangeResultSchema.parse(await res.json());
+    expect(entry).toMatchObject({ name, path: path.join(folder, name), size: data.length, isFolder: false });
+    expect(sha256(readFileSync(path.join(folder, name)))).toBe(sha256(data));
+    expect(readdirSync(folder)).toEqual([name]);
+    expect(blobs()).toEqual([]);
+
+    const url = await downloadLink(path.join(folder, name));
+    // While the link waits, the blob is stored under the transfer's id, never under the device's name.
+    expect(blobs()).toEqual([url.split('/')[3]!.split('?')[0]]);
+    expect(blobs()[0]).toMatch(UUID);
+    const got = await fetch(`${s.tc.url}${url}`);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-disposition')).toBe(`attachment; filename="r_sum_ _final_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22final%22.pdf`);
+    expect(got.headers.get('content-length')).toBe(String(data.length));
+    expect(got.headers.get('cache-control')).toBe('no-store');
+    expect(sha256(Buffer.from(await got.arrayBuffer()))).toBe(sha256(data));
+    await waitFor(() => blobs().length === 0, 5_000, 'the served blob removed');
+
+    const again = await fetch(`${s.tc.url}${url}`);
+    expect((await error(again, 410)).message).toBe('This download link was used already or has expired: start the download again from the Storage page.');
+
+    const [down] = await auditOf('file.download');
+    expect(down).toMatchObject({ outcome: 'ok', username: USER_EMAIL, details: { path: path.join(folder, name), size: data.length } });
+    const [up] = await auditOf('file.upload');
+    expect(up).toMatchObject({ outcome: 'ok', username: ADMIN_EMAIL, details: { path: folder, name, size: data.length } });
+  });
+
+  it('refuses a download link after it expired, and an agent URL for another device or without its account', async () => {
+    writeFileSync(path.join(folder, 'late.txt'), 'late');
+    const url = await downloadLink(path.join(folder, 'late.txt'));
+    const id = url.split('/')[3]!.split('?')[0]!;
+    await s.tc.database.db.execute(sql`update transfers set read_expires_at = now() - interval '1 second' where id = ${id}`);
+    expect((await fetch(`${s.tc.url}${url}`)).status).toBe(410);
+    // The sweep takes the blob nobody fetched.
+    expect(blobs()).toEqual([id]);
+    expect(await s.tc.messaging!.blobSweeper.sweep()).toBe(1);
+    expect(blobs()).toEqual([]);
+
+    // The token alone does not open an agent URL: the device's own account must come with it.
+    const agentUrl = url.replace('/api/download/', '/api/agent/blob/');
+    expect((await error(await fetch(`${s.tc.url}${agentUrl}`), 401)).message).toBe('The device credentials are missing or not valid.');
+    const put = await fetch(`${s.tc.url}${agentUrl}`, { method: 'PUT', body: 'x', headers: { authorization: `Basic ${Buffer.from(`${device.id}:wrong`).toString('base64')}` } });
+    expect(put.status).toBe(401);
+  });
+
+  it('stops past UPLOAD_MAX_BYTES with 413, whether the size is declared or not, and keeps nothing', async () => {
+    const declared = await upload(folder, 'big.bin', new Blob([Buffer.alloc(LIMIT + MiB)]));
+    expect((await error(declared, 413)).message).toBe('The file is larger than the upload limit of 600 MB.');
+    const streamed = await streamUpload(folder, 'big.bin', patternStream(LIMIT + 1));
+    expect((await error(streamed, 413)).message).toBe('The file is larger than the upload limit of 600 MB.');
+    expect(existsSync(path.join(folder, 'big.bin'))).toBe(false);
+    expect(blobs()).toEqual([]);
+    const [entry] = await auditOf('file.upload');
+    expect(entry).toMatchObject({ outcome: 'error', details: { path: folder, name: 'big.bin' } });
+  });
+
+  it('replaces a file of the same name only when told to', async () => {
+    writeFileSync(path.join(folder, 'same.txt'), 'old');
+    const refused = await upload(folder, 'same.txt', new Blob(['new']));
+    expect(await error(refused, 409)).toMatchObject({ code: 'CONFLICT', message: `'same.txt' exists already in '${folder}'.` });
+    expect(readFileSync(path.join(folder, 'same.txt'), 'utf8')).toBe('old');
+    const replaced = await upload(folder, 'same.txt', new Blob(['new']), { overwrite: true });
+    expect(replaced.status).toBe(201);
+    expect(readFileSync(path.join(folder, 'same.txt'), 'utf8')).toBe('new');
+    expect(readdirSync(folder).filter((n) => n.endsWith('.part'))).toEqual([]);
+  });
+
+  it('takes names as names: a path in the file name is refused, and a device path with .. too', async () => {
+    const refused = await upload(folder, '../../etc/passwd', new Blob(['root::0:0']));
+    expect(await error(refused, 400)).toMatchObject({ message: 'Name cannot contain / or \\.', fields: { file: 'Name cannot contain / or \\.' } });
+    const climbing = await requestDownload(`${folder}/../../etc/passwd`);
+    expect((await error(climbing, 422)).message).toBe(`The path '${folder}/../../etc/passwd' contains '..': name the folder itself.`);
+    expect((await error(await requestDownload(folder), 422)).message).toBe(`'${folder}' is not a file.`);
+    expect((await error(await requestDownload(path.join(folder, 'nothing')), 404)).message).toBe(`'${path.join(folder, 'nothing')}' does not exist.`);
+    expect(blobs()).toEqual([]);
+  });
+
+  it('lets USER members download but not upload, and guests neither', async () => {
+    expect((await error(await upload(folder, 'u.txt', new Blob(['u']), { token: user }), 403)).code).toBe('FORBIDDEN');
+    expect((await error(await upload(folder, 'g.txt', new Blob(['g']), { token: guest }), 403)).code).toBe('FORBIDDEN');
+    expect((await error(await requestDownload(path.join(folder, 'same.txt'), guest), 403)).code).toBe('FORBIDDEN');
+    expect(existsSync(path.join(folder, 'u.txt'))).toBe(false);
+  });
+
+  it('leaves no file and no blob when an upload is cut while the device fetches it', async () => {
+    const abort = new AbortController();
+    const going = streamUpload(folder, 'cut.bin', patternStream(500 * MiB), abort.signal).catch((err: Error) => err);
+    // Cut once the agent is writing its temporary file: the console tells it to stop.
+    await waitFor(() => readdirSync(folder).some((n) => n.endsWith('.part')), 30_000, 'the agent fetching');
+    abort.abort();
+    expect(await going).toBeInstanceOf(Error);
+    await waitFor(() => !readdirSync(folder).some((n) => n.endsWith('.part')), 10_000, 'the partial file removed');
+    await waitFor(() => blobs().length === 0, 10_000, 'the blob removed');
+    expect(existsSync(path.join(folder, 'cut.bin'))).toBe(false);
+    await waitFor(async () => (await auditOf('file.upload'))[0]?.details.name === 'cut.bin' || undefined, 10_000, 'the cut upload audited');
+    expect((await auditOf('file.upload'))[0]).toMatchObject({ outcome: 'error' });
+  });
+
+  it('leaves no blob when a download is cut while the device sends it', async () => {
+    const big = path.join(folder, 'big-download.bin');
+    writeFileSync(big, Buffer.alloc(400 * MiB, 'x'));
+    // node:http rather than fetch: fetch's pool then opens a fresh connection that would hold the console's close.
+    const req = http.get(`${s.tc.url}/api/request-download/${device.id}?${new URLSearchParams({ path: big })}`, { headers: { authorization: `Bearer ${user}` }, agent: false });
+    const going = new Promise((resolve) => req.on('error', resolve).on('response', resolve));
+    await waitFor(() => blobs().some((n) => n.endsWith('.part')), 30_000, 'the agent sending');
+    req.destroy(new Error('cut'));
+    expect(await going).toBeInstanceOf(Error);
+    await waitFor(() => blobs().length === 0, 10_000, 'the partial blob removed');
+  });
+}
+
+describe('file transfers on the embedded broker', () => {
+  transferSuite(() => embeddedSetup({ UPLOAD_MAX_BYTES: String(LIMIT) }));
+});
+
+describe.skipIf(!bin)('file transfers on Mosquitto with dynamic security', () => {
+  transferSuite(() => mosquittoSetup(bin!, { UPLOAD_MAX_BYTES: String(LIMIT) }));
+});

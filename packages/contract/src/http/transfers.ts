@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { filePathSchema } from './files.js';
+
+/**
+ * File transfers (SPEC §7 `POST /upload/{id}`, `GET /request-download/{id}`; DESIGN §5, §7): the
+ * bytes go through the console's blob store over HTTP, never inside MQTT messages. Each blob URL
+ * carries a single-use token bound to one transfer of one device.
+ */
+
+/** The multipart fields of `POST /api/upload/{id}`: the folder, the file, and a confirmed overwrite. */
+export const UPLOAD_FIELDS = { path: 'path', file: 'file', overwrite: 'overwrite' } as const;
+
+/** The default of `UPLOAD_MAX_BYTES`: 4 GiB. */
+export const UPLOAD_MAX_BYTES_DEFAULT = 4 * 1024 ** 3;
+
+/** How long the URL `request-download` answers may wait to be opened. */
+export const DOWNLOAD_URL_TTL_MS = 5 * 60_000;
+
+/** `GET /api/request-download/{id}?path=`: the file to fetch from the device. */
+export const downloadQuerySchema = z.object({ path: filePathSchema });
+
+/** A blob URL's transfer and its single-use token. */
+export const transferParamsSchema = z.object({ transferId: z.uuid('Not a transfer id.') });
+export const transferTokenQuerySchema = z.object({ token: z.string().min(1).max(128) });
+
+/** Where the browser downloads a file the device has sent (the relative URL `request-download` answers). */
+export const downloadUrl = (transferId: string, token: string) => `/api/download/${transferId}?token=${encodeURIComponent(token)}`;
+
+/** Where an agent sends (PUT) or fetches (GET) a transfer's bytes, relative to the console it enrolled with. */
+export const agentBlobUrl = (transferId: string, token: string) => `/api/agent/blob/${transferId}?token=${encodeURIComponent(token)}`;
