@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatBytes } from '../format-bytes.js';
 import { filePathSchema } from './files.js';
 
 /**
@@ -12,6 +13,9 @@ export const UPLOAD_FIELDS = { path: 'path', file: 'file', overwrite: 'overwrite
 
 /** The default of `UPLOAD_MAX_BYTES`: 4 GiB. */
 export const UPLOAD_MAX_BYTES_DEFAULT = 4 * 1024 ** 3;
+
+/** What the console answers (413), and the page says before sending, for a file past the limit. */
+export const uploadTooLargeMessage = (maxBytes: number) => `The file is larger than the upload limit of ${formatBytes(maxBytes)}.`;
 
 /** How long the URL `request-download` answers may wait to be opened. */
 export const DOWNLOAD_URL_TTL_MS = 5 * 60_000;

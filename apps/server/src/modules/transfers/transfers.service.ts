@@ -10,9 +10,9 @@ import {
   fileNameSchema,
   filePathSchema,
   fileSendReplySchema,
-  formatBytes,
   RequestName,
   UPLOAD_FIELDS,
+  uploadTooLargeMessage,
   type FileChangeResult,
 } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
@@ -200,5 +200,4 @@ function valid<T>(schema: { safeParse(v: unknown): { success: true; data: T } | 
 
 const badRequest = (message: string) => new AppError(400, ErrorCode.BadRequest, message);
 
-export const tooLarge = (maxBytes: number) =>
-  new AppError(413, ErrorCode.PayloadTooLarge, `The file is larger than the upload limit of ${formatBytes(maxBytes)}.`);
+export const tooLarge = (maxBytes: number) => new AppError(413, ErrorCode.PayloadTooLarge, uploadTooLargeMessage(maxBytes));

@@ -55,6 +55,12 @@ describe('createApiClient', () => {
     expect(onError).toHaveBeenCalledWith('Device not found.');
   });
 
+  it('throws but shows nothing for a quiet request (a failed download is only logged)', async () => {
+    const { api, onError } = setup(json(409, { code: 'DEVICE_UNAVAILABLE', message: 'The device is offline.' }));
+    await expect(api.request('/api/request-download/1?path=/x', { quiet: true })).rejects.toMatchObject({ status: 409, message: 'The device is offline.' });
+    expect(onError).not.toHaveBeenCalled();
+  });
+
   it('shows the generic message when the error has no message', async () => {
     const { api, onError } = setup(new Response('<html>Bad gateway</html>', { status: 502 }));
     await expect(api.get('/api/me')).rejects.toMatchObject({ status: 502, message: GENERIC_ERROR_MESSAGE });

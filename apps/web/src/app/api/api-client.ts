@@ -1,4 +1,5 @@
 import { GENERIC_ERROR_MESSAGE, toApiRequestError } from './api-error';
+import { xhrUpload, type UploadProgress } from './xhr-upload';
 
 /** API paths answered without a token: they are needed before anyone has signed in. */
 export const PUBLIC_API_PATHS = ['/api/config', '/api/health'];
@@ -23,6 +24,8 @@ export interface RequestOptions<T> {
   /** Validates the response body. */
   schema?: Parser<T>;
   signal?: AbortSignal;
+  /** Failures are thrown but not shown (SPEC §8: a failed download is only logged). */
+  quiet?: boolean;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -35,9 +38,12 @@ export function needsBearerToken(url: string): boolean {
 
 async function readBody(response: Response): Promise<unknown> {
   if (response.status === 204) return undefined;
-  const text = await response.text();
+  return parseBody(await response.text(), response.headers.get('content-type'));
+}
+
+function parseBody(text: string, contentType: string | null): unknown {
   if (!text) return undefined;
-  const isJson = response.headers.get('content-type')?.includes('json');
+  const isJson = contentType?.includes('json');
   if (!isJson) return text;
   try {
     return JSON.parse(text);
@@ -54,13 +60,14 @@ async function readBody(response: Response): Promise<unknown> {
 export function createApiClient(options: ApiClientOptions) {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
 
-  async function request<T = unknown>(url: string, { method = 'GET', body, schema, signal }: RequestOptions<T> = {}) {
+  const tokenFor = async (url: string) => (needsBearerToken(url) ? await options.getAccessToken() : undefined);
+
+  async function request<T = unknown>(url: string, { method = 'GET', body, schema, signal, quiet }: RequestOptions<T> = {}) {
+    const onError = quiet ? () => {} : options.onError;
     const headers = new Headers({ Accept: 'application/json' });
     if (body !== undefined) headers.set('Content-Type', 'application/json');
-    if (needsBearerToken(url)) {
-      const token = await options.getAccessToken();
-      if (token) headers.set('Authorization', `Bearer ${token}`);
-    }
+    const token = await tokenFor(url);
+    if (token) headers.set('Authorization', `Bearer ${token}`);
 
     let response: Response;
     try {
@@ -72,14 +79,16 @@ export function createApiClient(options: ApiClientOptions) {
       });
     } catch (error) {
       // A cancelled query is not a failure the user needs to hear about.
-      if (!signal?.aborted) options.onError(GENERIC_ERROR_MESSAGE);
+      if (!signal?.aborted) onError(GENERIC_ERROR_MESSAGE);
       throw error;
     }
+    return answer(method, url, response.status, await readBody(response), schema, onError);
+  }
 
-    const payload = await readBody(response);
-    if (!response.ok) {
-      const error = toApiRequestError(response.status, payload);
-      options.onError(error.message);
+  function answer<T>(method: string, url: string, status: number, payload: unknown, schema: Parser<T> | undefined, onError: (m: string) => void): T {
+    if (status < 200 || status >= 300) {
+      const error = toApiRequestError(status, payload);
+      onError(error.message);
       throw error;
     }
     if (!schema) return payload as T;
@@ -88,13 +97,26 @@ export function createApiClient(options: ApiClientOptions) {
     } catch (error) {
       // The server broke the contract; the user gets the generic message, developers the parse error.
       console.error(`Unexpected response from ${method} ${url}`, error);
-      options.onError(GENERIC_ERROR_MESSAGE);
+      onError(GENERIC_ERROR_MESSAGE);
       throw error;
     }
   }
 
+  /** A multipart POST that reports its progress; a cancel (the signal) is not an error to show. */
+  async function upload<T>(url: string, form: FormData, o: { schema?: Parser<T>; signal?: AbortSignal; onProgress?: (p: UploadProgress) => void } = {}): Promise<T> {
+    let res: Awaited<ReturnType<typeof xhrUpload>>;
+    try {
+      res = await xhrUpload(url, form, { token: await tokenFor(url), signal: o.signal, onProgress: o.onProgress });
+    } catch (error) {
+      if (!o.signal?.aborted) options.onError(GENERIC_ERROR_MESSAGE);
+      throw error;
+    }
+    return answer('POST', url, res.status, res.status === 204 ? undefined : parseBody(res.text, res.contentType), o.schema, options.onError);
+  }
+
   return {
     request,
+    upload,
     get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal) => request<T>(url, { schema, signal }),
     post: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'POST', body, schema }),
     put: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'PUT', body, schema }),

@@ -1,13 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { AuthSession } from '../auth/AuthSession';
 import { AppRouter } from '../router/AppRouter';
 import { FullPageLoader } from './FullPageLoader';
-import { fetchPublicConfig } from './public-config';
+import { usePublicConfig } from './public-config';
 import { StartupError } from './StartupError';
 
 /** Loads the sign-in configuration, then starts the session and the console. */
 export function Startup() {
-  const config = useQuery({ queryKey: ['public-config'], queryFn: () => fetchPublicConfig(), staleTime: Infinity });
+  const config = usePublicConfig();
 
   if (config.isPending) return <FullPageLoader label="Starting Fleetlink…" />;
   if (config.isError) {

@@ -1,6 +1,8 @@
 import { publicConfigSchema, type PublicConfig } from '@fleetlink/contract';
+import { useQuery } from '@tanstack/react-query';
 
 export const PUBLIC_CONFIG_URL = '/api/config';
+const PUBLIC_CONFIG_KEY = ['public-config'];
 
 /**
  * Loads where the identity provider is. It is fetched before anyone is signed in, so it goes around
@@ -19,4 +21,9 @@ export async function fetchPublicConfig(fetchImpl: typeof fetch = fetch): Promis
   const parsed = publicConfigSchema.safeParse(await response.json().catch(() => null));
   if (!parsed.success) throw new Error('The console server sent an invalid sign-in configuration.');
   return parsed.data;
+}
+
+/** The configuration, loaded once at startup (Startup waits for it, so it is there for every page). */
+export function usePublicConfig() {
+  return useQuery({ queryKey: PUBLIC_CONFIG_KEY, queryFn: () => fetchPublicConfig(), staleTime: Infinity });
 }

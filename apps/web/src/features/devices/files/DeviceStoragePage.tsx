@@ -9,9 +9,11 @@ import { deviceKeys } from '../device-api';
 import { DeleteEntryModal } from './DeleteEntryModal';
 import { DriveUsage } from './DriveUsage';
 import { FileNameModal } from './FileNameModal';
+import { UploadButton, UploadProgress } from './FileUpload';
 import { FileTable } from './FileTable';
 import { locationParams, pageNote, pageSteps, readLocation, type FileLocation } from './file-location';
-import { useCreateFolder, useDeleteFile, useFolderListing, useRenameFile, useScanDisk } from './files-api';
+import { useCreateFolder, useDeleteFile, useDownloadFile, useFolderListing, useRenameFile, useScanDisk, useUploadFile } from './files-api';
+import { usePublicConfig } from '../../../app/startup/public-config';
 
 /** While a scan runs, the device is read this often, so BUSY turns into the result without a reload. */
 const SCAN_POLL_MS = 2000;
@@ -43,6 +45,9 @@ function Storage() {
   const rename = useRenameFile(device.id);
   const remove = useDeleteFile(device.id);
   const scan = useScanDisk(device.id);
+  const upload = useUploadFile(device.id);
+  const download = useDownloadFile(device.id);
+  const config = usePublicConfig();
   const [newFolder, setNewFolder] = useState(false);
   const [renaming, setRenaming] = useState<FileEntry | null>(null);
   const [deleting, setDeleting] = useState<FileEntry | null>(null);
@@ -107,6 +112,9 @@ function Storage() {
           >
             {busy ? 'Scanning…' : 'Scan folder'}
           </Button>
+          {device.canManage && config.data ? (
+            <UploadButton upload={upload} folder={folder} taken={(name) => data?.files.some((f) => f.name === name) ?? false} maxBytes={config.data.uploadMaxBytes} />
+          ) : null}
           {device.canManage ? (
             <Button leftSection={<IconFolderPlus size={16} />} disabled={!folder} onClick={() => setNewFolder(true)}>
               New folder
@@ -155,6 +163,8 @@ function Storage() {
         </Alert>
       ) : null}
 
+      <UploadProgress upload={upload} />
+
       {data ? (
         <>
           {paging}
@@ -164,6 +174,8 @@ function Storage() {
             onOpen={(f) => go({ path: f.path })}
             onRename={setRenaming}
             onDelete={setDeleting}
+            onDownload={(f) => download.mutate(f.path)}
+            downloading={download.isPending ? download.variables : undefined}
           />
           {paging}
         </>

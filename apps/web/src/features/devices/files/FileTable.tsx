@@ -1,23 +1,27 @@
 import type { FileEntry } from '@fleetlink/contract';
-import { ActionIcon, Anchor, Badge, Group, Menu, Table, Text } from '@mantine/core';
-import { IconDots, IconFile, IconFolder, IconPencil, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Group, Loader, Menu, Table, Text } from '@mantine/core';
+import { IconDots, IconDownload, IconFile, IconFolder, IconPencil, IconTrash } from '@tabler/icons-react';
 import { formatDateTime } from '../../../app/format/date-format';
 import { formatBytes } from '../summary/units';
 
 interface FileTableProps {
   files: FileEntry[];
-  /** Whether the row menu (Rename, Delete) is there: CREATOR or ADMIN of the organization. */
+  /** Whether the row menu has Rename and Delete: CREATOR or ADMIN of the organization. */
   canChange: boolean;
   onOpen: (folder: FileEntry) => void;
   onRename: (entry: FileEntry) => void;
   onDelete: (entry: FileEntry) => void;
+  /** Download is there for every member, on files. */
+  onDownload: (file: FileEntry) => void;
+  /** The path of the file the device is sending now. */
+  downloading?: string;
 }
 
 /**
  * The entries of a folder (SPEC §2 Storage page): name (a folder opens on click), size in base 1024,
  * last change, a hidden marker, and the row menu. Names are the device's: shown as text, never markup.
  */
-export function FileTable({ files, canChange, onOpen, onRename, onDelete }: FileTableProps) {
+export function FileTable({ files, canChange, onOpen, onRename, onDelete, onDownload, downloading }: FileTableProps) {
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table striped highlightOnHover verticalSpacing={6} data-testid="file-table">
@@ -26,13 +30,13 @@ export function FileTable({ files, canChange, onOpen, onRename, onDelete }: File
             <Table.Th>Name</Table.Th>
             <Table.Th ta="right">Size</Table.Th>
             <Table.Th>Modified</Table.Th>
-            {canChange ? <Table.Th w={48} aria-label="Actions" /> : null}
+            <Table.Th w={48} aria-label="Actions" />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {files.length === 0 ? (
             <Table.Tr>
-              <Table.Td colSpan={canChange ? 4 : 3}>
+              <Table.Td colSpan={4}>
                 <Text size="sm" c="dimmed">
                   This folder is empty.
                 </Text>
@@ -66,8 +70,10 @@ export function FileTable({ files, canChange, onOpen, onRename, onDelete }: File
               <Table.Td>
                 <Text size="sm">{f.modified ? formatDateTime(new Date(f.modified)) : '-'}</Text>
               </Table.Td>
-              {canChange ? (
-                <Table.Td>
+              <Table.Td>
+                {downloading === f.path ? (
+                  <Loader size={16} aria-label={`Downloading ${f.name}`} />
+                ) : canChange || !f.isFolder ? (
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
                       <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${f.name}`}>
@@ -75,16 +81,25 @@ export function FileTable({ files, canChange, onOpen, onRename, onDelete }: File
                       </ActionIcon>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => onRename(f)}>
-                        Rename
-                      </Menu.Item>
-                      <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(f)}>
-                        Delete
-                      </Menu.Item>
+                      {f.isFolder ? null : (
+                        <Menu.Item leftSection={<IconDownload size={14} />} onClick={() => onDownload(f)}>
+                          Download
+                        </Menu.Item>
+                      )}
+                      {canChange ? (
+                        <>
+                          <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => onRename(f)}>
+                            Rename
+                          </Menu.Item>
+                          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(f)}>
+                            Delete
+                          </Menu.Item>
+                        </>
+                      ) : null}
                     </Menu.Dropdown>
                   </Menu>
-                </Table.Td>
-              ) : null}
+                ) : null}
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

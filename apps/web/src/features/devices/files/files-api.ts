@@ -7,8 +7,10 @@ import {
   type FileListing,
   type NewFolderForm,
   type RenameFileForm,
+  UPLOAD_FIELDS,
 } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import { useApi } from '../../../app/api/useApi';
 import { deviceKeys } from '../device-api';
 import type { FileLocation } from './file-location';
@@ -72,4 +74,64 @@ export function useScanDisk(deviceId: string) {
     mutationFn: (path: string) => api.post(`${base(deviceId)}/disk?${new URLSearchParams({ path })}`, undefined, driveDetailSchema),
     onSettled: () => client.invalidateQueries({ queryKey: deviceKeys.detail(deviceId) }),
   });
+}
+
+/**
+ * Download (issue 27): the device sends the file to the console, which answers a one-time link;
+ * the browser then navigates to it and the file arrives as an attachment (the page stays). A failure
+ * is only logged (SPEC §8).
+ */
+export function useDownloadFile(deviceId: string) {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async (path: string) => {
+      const url = await api.request<unknown>(`/api/request-download/${encodeURIComponent(deviceId)}?${new URLSearchParams({ path })}`, { quiet: true });
+      // Only ever a link of the console's own: nothing else is navigated to.
+      if (typeof url !== 'string' || !url.startsWith('/api/download/')) throw new Error(`Not a download link: ${String(url)}`);
+      window.location.assign(url);
+    },
+    onError: (err, path) => console.error(`The download of ${path} failed:`, err),
+  });
+}
+
+export interface UploadState {
+  name: string;
+  /** Bytes of the form sent so far, and in all. */
+  loaded: number;
+  total: number;
+}
+
+/**
+ * Upload (issue 27) into a folder, with the progress of the bytes going to the console and a
+ * Cancel; the folder is read again after. A failure is the alert toast, and the busy state ends
+ * whichever way it goes (SPEC §8).
+ */
+export function useUploadFile(deviceId: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  const [state, setState] = useState<UploadState | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const start = async (folder: string, file: File, overwrite: boolean) => {
+    const abort = new AbortController();
+    controller.current = abort;
+    setState({ name: file.name, loaded: 0, total: file.size });
+    const form = new FormData();
+    form.append(UPLOAD_FIELDS.path, folder);
+    if (overwrite) form.append(UPLOAD_FIELDS.overwrite, 'true');
+    form.append(UPLOAD_FIELDS.file, file);
+    try {
+      await api.upload(`/api/upload/${encodeURIComponent(deviceId)}`, form, {
+        schema: fileChangeResultSchema,
+        signal: abort.signal,
+        onProgress: (p) => setState({ name: file.name, loaded: p.loaded, total: p.total || file.size }),
+      });
+      await client.invalidateQueries({ queryKey: fileKeys.device(deviceId) });
+    } catch {
+      // Told by the toast (or cancelled by the person); nothing else to do.
+    } finally {
+      if (controller.current === abort) controller.current = null;
+      setState(null);
+    }
+  };
+  return { state, start, cancel: () => controller.current?.abort() };
 }

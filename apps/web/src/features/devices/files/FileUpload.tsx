@@ -1,0 +1,87 @@
+import { formatBytes, uploadTooLargeMessage } from '@fleetlink/contract';
+import { Button, FileButton, Group, Modal, Paper, Progress, Stack, Text } from '@mantine/core';
+import { IconUpload } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
+import { showAlert } from '../../../app/toasts/show-alert';
+import type { useUploadFile } from './files-api';
+
+type Upload = ReturnType<typeof useUploadFile>;
+
+interface UploadButtonProps {
+  upload: Upload;
+  /** The folder shown, which the file goes into; none while no listing is there. */
+  folder: string | undefined;
+  /** Names in the folder as listed: one of them is replaced only after the person says so. */
+  taken: (name: string) => boolean;
+  maxBytes: number;
+}
+
+/** Upload into the current folder: a file past the limit is refused before a byte is sent. */
+export function UploadButton({ upload, folder, taken, maxBytes }: UploadButtonProps) {
+  const [replacing, setReplacing] = useState<File | null>(null);
+  // The input forgets its file, so the same file can be chosen again (after a cancel, say).
+  const reset = useRef<() => void>(null);
+  const choose = (file: File | null) => {
+    reset.current?.();
+    if (!file || !folder) return;
+    if (file.size > maxBytes) return showAlert(uploadTooLargeMessage(maxBytes));
+    if (taken(file.name)) return setReplacing(file);
+    void upload.start(folder, file, false);
+  };
+  return (
+    <>
+      <FileButton onChange={choose} resetRef={reset}>
+        {(props) => (
+          <Button {...props} variant="default" leftSection={<IconUpload size={16} />} disabled={!folder || upload.state !== null}>
+            Upload
+          </Button>
+        )}
+      </FileButton>
+      <Modal opened={replacing !== null} onClose={() => setReplacing(null)} title="Please confirm" centered>
+        <Text mb="lg" style={{ overflowWrap: 'anywhere' }} data-testid="replace-question">
+          {replacing?.name} exists already in this folder. Replace it?
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setReplacing(null)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            onClick={() => {
+              if (replacing && folder) void upload.start(folder, replacing, true);
+              setReplacing(null);
+            }}
+          >
+            Replace
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}
+
+/**
+ * While an upload goes: how much has reached the console, then that the device is fetching it;
+ * Cancel stops it either way, and the device keeps nothing of it.
+ */
+export function UploadProgress({ upload }: { upload: Upload }) {
+  const s = upload.state;
+  if (!s) return null;
+  const sent = s.total > 0 && s.loaded >= s.total;
+  const percent = s.total > 0 ? Math.min(100, Math.floor((s.loaded / s.total) * 100)) : 0;
+  return (
+    <Paper withBorder p="sm" data-testid="upload-progress">
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap">
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {sent ? `The device is receiving ${s.name}…` : `Uploading ${s.name}: ${percent}% of ${formatBytes(s.total)}`}
+          </Text>
+          <Button size="xs" variant="default" onClick={upload.cancel}>
+            Cancel
+          </Button>
+        </Group>
+        <Progress value={sent ? 100 : percent} striped={sent} animated={sent} aria-label={`Upload of ${s.name}`} />
+      </Stack>
+    </Paper>
+  );
+}
