@@ -31,8 +31,11 @@ export class FileTransfers {
     const size = found.size;
     return this.track(req.transferId, async (signal) => {
       const source = size ? createReadStream(file, { start: 0, end: size - 1, highWaterMark: CHUNK }) : Readable.from([]);
+      const body = exactly(size);
+      // Joined by pipeline, not pipe: a transfer that fails closes the file too.
+      pipeline(source, body).catch(() => {});
       try {
-        await putBlob(this.endpoint(), req.url, source.pipe(exactly(size)), size, signal);
+        await putBlob(this.endpoint(), req.url, body, size, signal);
       } catch (err) {
         throw transferFailure(err, signal, file, 'read');
       }
@@ -52,7 +55,7 @@ export class FileTransfers {
       try {
         const res = await getBlob(this.endpoint(), req.url, signal);
         // A replaced file keeps its permissions (and, for an agent running as root, its owner).
-        const sink = createWriteStream(partial, { flags: 'wx', mode: existing ? existing.mode & 0o7777 : 0o666, flush: true, highWaterMark: CHUNK });
+        const sink = createWriteStream(partial, { flags: 'wx', mode: existing ? existing.mode & 0o7777 : 0o666, highWaterMark: CHUNK });
         await pipeline(res, sink);
         if (sink.bytesWritten !== req.size) throw new Refused(`The file arrived incomplete (${sink.bytesWritten} of ${req.size} bytes): try again.`);
         if (existing && process.getuid?.() === 0) await chown(partial, existing.uid, existing.gid);

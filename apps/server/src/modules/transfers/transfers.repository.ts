@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { transfers } from '../../db/schema/index.js';
 
@@ -72,7 +72,12 @@ export class TransfersRepository {
       .where(
         and(
           isNull(transfers.removedAt),
-          sql`((${transfers.readAt} IS NULL AND coalesce(${transfers.readExpiresAt}, ${transfers.writeExpiresAt}) < ${now}) OR ${lt(transfers.createdAt, abandonedBefore)})`,
+          or(
+            // A URL that expired before anyone used it; one in use (a slow download going on) is not.
+            and(isNull(transfers.readAt), lt(transfers.readExpiresAt, now)),
+            and(isNull(transfers.writtenAt), lt(transfers.writeExpiresAt, now)),
+            lt(transfers.createdAt, abandonedBefore),
+          ),
         ),
       )
       .limit(limit);

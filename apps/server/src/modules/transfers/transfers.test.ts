@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -20,6 +20,8 @@ import {
   type AgentProcess,
   type MessagingSetup,
 } from '../broker/broker.test-support.js';
+import { startS3, type S3Server } from './s3.test-support.js';
+import { TransfersRepository } from './transfers.repository.js';
 
 const bin = mosquittoBin();
 const MiB = 1024 * 1024;
@@ -77,8 +79,9 @@ function multipartStream(fields: Record<string, string>, filename: string, file:
  * arrive intact both ways, URLs serve once and expire, limits and names are enforced, a transfer cut
  * in the middle leaves no file and no blob, and each transfer is in the audit trail.
  */
-function transferSuite(setup: () => Promise<MessagingSetup>) {
+function transferSuite(setup: (env: Record<string, string>) => Promise<MessagingSetup>, store: 'files' | 's3' = 'files') {
   let s: MessagingSetup;
+  let s3: S3Server | undefined;
   let admin: string;
   let user: string;
   let guest: string;
@@ -87,8 +90,16 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
   const agents: AgentProcess[] = [];
   const dirs: string[] = [];
 
-  const blobsDir = () => path.join(s.tc.dataDir, 'blobs');
-  const blobs = () => (existsSync(blobsDir()) ? readdirSync(blobsDir()) : []);
+  /** The blobs in the store, finished or not (a file's is `<id>.<random>.part` while it is written). */
+  const blobs = async (): Promise<string[]> => {
+    if (s3) return s3.blobs();
+    const dir = path.join(s.tc.dataDir, 'blobs');
+    return existsSync(dir) ? readdirSync(dir) : [];
+  };
+  const noBlobs = () => waitFor(async () => (await blobs()).length === 0, 10_000, 'no blob left');
+  /** Whether an agent is sending a download now (it has claimed its URL, and the blob is not gone). */
+  const agentSending = async () =>
+    (await s.tc.database.db.execute(sql`select 1 from transfers where kind = 'DOWNLOAD' and written_at is not null and removed_at is null`)).rows.length > 0;
 
   const upload = (into: string, name: string, data: Blob, opts: { token?: string; overwrite?: boolean; signal?: AbortSignal } = {}) => {
     const form = new FormData();
@@ -122,7 +133,8 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
   };
 
   beforeAll(async () => {
-    s = await setup();
+    if (store === 's3') s3 = await startS3();
+    s = await setup(s3?.env ?? {});
     await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
     [admin, user, guest] = await Promise.all([s.tc.token(ADMIN_EMAIL), s.tc.token(USER_EMAIL), s.tc.token(GUEST_EMAIL)]);
     device = await memberDevice(s.tc.database.db, 'transfers');
@@ -131,7 +143,10 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
     dirs.push(folder);
   });
 
-  afterAll(() => tearDown(s, { agents, dirs }));
+  afterAll(async () => {
+    await tearDown(s, { agents, dirs });
+    await s3?.close();
+  });
 
   it('uploads a file and downloads it again with the same SHA-256, once, with its own name', async () => {
     const data = randomBytes(20 * MiB + 123);
@@ -142,19 +157,19 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
     expect(entry).toMatchObject({ name, path: path.join(folder, name), size: data.length, isFolder: false });
     expect(sha256(readFileSync(path.join(folder, name)))).toBe(sha256(data));
     expect(readdirSync(folder)).toEqual([name]);
-    expect(blobs()).toEqual([]);
+    expect(await blobs()).toEqual([]);
 
     const url = await downloadLink(path.join(folder, name));
     // While the link waits, the blob is stored under the transfer's id, never under the device's name.
-    expect(blobs()).toEqual([url.split('/')[3]!.split('?')[0]]);
-    expect(blobs()[0]).toMatch(UUID);
+    expect(await blobs()).toEqual([url.split('/')[3]!.split('?')[0]]);
+    expect((await blobs())[0]).toMatch(UUID);
     const got = await fetch(`${s.tc.url}${url}`);
     expect(got.status).toBe(200);
     expect(got.headers.get('content-disposition')).toBe(`attachment; filename="r_sum_ _final_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22final%22.pdf`);
     expect(got.headers.get('content-length')).toBe(String(data.length));
     expect(got.headers.get('cache-control')).toBe('no-store');
     expect(sha256(Buffer.from(await got.arrayBuffer()))).toBe(sha256(data));
-    await waitFor(() => blobs().length === 0, 5_000, 'the served blob removed');
+    await noBlobs();
 
     const again = await fetch(`${s.tc.url}${url}`);
     expect((await error(again, 410)).message).toBe('This download link was used already or has expired: start the download again from the Storage page.');
@@ -172,9 +187,9 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
     await s.tc.database.db.execute(sql`update transfers set read_expires_at = now() - interval '1 second' where id = ${id}`);
     expect((await fetch(`${s.tc.url}${url}`)).status).toBe(410);
     // The sweep takes the blob nobody fetched.
-    expect(blobs()).toEqual([id]);
+    expect(await blobs()).toEqual([id]);
     expect(await s.tc.messaging!.blobSweeper.sweep()).toBe(1);
-    expect(blobs()).toEqual([]);
+    expect(await blobs()).toEqual([]);
 
     // The token alone does not open an agent URL: the device's own account must come with it.
     const agentUrl = url.replace('/api/download/', '/api/agent/blob/');
@@ -183,13 +198,26 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
     expect(put.status).toBe(401);
   });
 
+  it('sweeps only what nobody will read: not a download the agent is still sending after its URL expired', async () => {
+    const repo = new TransfersRepository(s.tc.database.db);
+    const past = new Date(Date.now() - 60_000);
+    const [sending, unclaimed] = [randomUUID(), randomUUID()];
+    const row = { deviceId: device.id, kind: 'DOWNLOAD' as const, path: '/x', name: 'x', writeTokenHash: 'h', writeExpiresAt: past };
+    await repo.create({ ...row, id: sending, writtenAt: past });
+    await repo.create({ ...row, id: unclaimed });
+    const stale = await repo.stale(new Date(), new Date(Date.now() - 86_400_000));
+    expect(stale).toContain(unclaimed);
+    expect(stale).not.toContain(sending);
+    await Promise.all([repo.removed(sending), repo.removed(unclaimed)]);
+  });
+
   it('stops past UPLOAD_MAX_BYTES with 413, whether the size is declared or not, and keeps nothing', async () => {
     const declared = await upload(folder, 'big.bin', new Blob([Buffer.alloc(LIMIT + MiB)]));
     expect((await error(declared, 413)).message).toBe('The file is larger than the upload limit of 600 MB.');
     const streamed = await streamUpload(folder, 'big.bin', patternStream(LIMIT + 1));
     expect((await error(streamed, 413)).message).toBe('The file is larger than the upload limit of 600 MB.');
     expect(existsSync(path.join(folder, 'big.bin'))).toBe(false);
-    expect(blobs()).toEqual([]);
+    await noBlobs();
     const [entry] = await auditOf('file.upload');
     expect(entry).toMatchObject({ outcome: 'error', details: { path: folder, name: 'big.bin' } });
   });
@@ -212,7 +240,7 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
     expect((await error(climbing, 422)).message).toBe(`The path '${folder}/../../etc/passwd' contains '..': name the folder itself.`);
     expect((await error(await requestDownload(folder), 422)).message).toBe(`'${folder}' is not a file.`);
     expect((await error(await requestDownload(path.join(folder, 'nothing')), 404)).message).toBe(`'${path.join(folder, 'nothing')}' does not exist.`);
-    expect(blobs()).toEqual([]);
+    expect(await blobs()).toEqual([]);
   });
 
   it('lets USER members download but not upload, and guests neither', async () => {
@@ -230,7 +258,7 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
     abort.abort();
     expect(await going).toBeInstanceOf(Error);
     await waitFor(() => !readdirSync(folder).some((n) => n.endsWith('.part')), 10_000, 'the partial file removed');
-    await waitFor(() => blobs().length === 0, 10_000, 'the blob removed');
+    await noBlobs();
     expect(existsSync(path.join(folder, 'cut.bin'))).toBe(false);
     await waitFor(async () => (await auditOf('file.upload'))[0]?.details.name === 'cut.bin' || undefined, 10_000, 'the cut upload audited');
     expect((await auditOf('file.upload'))[0]).toMatchObject({ outcome: 'error' });
@@ -242,17 +270,22 @@ function transferSuite(setup: () => Promise<MessagingSetup>) {
     // node:http rather than fetch: fetch's pool then opens a fresh connection that would hold the console's close.
     const req = http.get(`${s.tc.url}/api/request-download/${device.id}?${new URLSearchParams({ path: big })}`, { headers: { authorization: `Bearer ${user}` }, agent: false });
     const going = new Promise((resolve) => req.on('error', resolve).on('response', resolve));
-    await waitFor(() => blobs().some((n) => n.endsWith('.part')), 30_000, 'the agent sending');
+    await waitFor(agentSending, 30_000, 'the agent sending');
     req.destroy(new Error('cut'));
     expect(await going).toBeInstanceOf(Error);
-    await waitFor(() => blobs().length === 0, 10_000, 'the partial blob removed');
+    await noBlobs();
+    await waitFor(async () => !(await agentSending()), 10_000, 'the transfer ended');
   });
 }
 
 describe('file transfers on the embedded broker', () => {
-  transferSuite(() => embeddedSetup({ UPLOAD_MAX_BYTES: String(LIMIT) }));
+  transferSuite((env) => embeddedSetup({ UPLOAD_MAX_BYTES: String(LIMIT), ...env }));
 });
 
 describe.skipIf(!bin)('file transfers on Mosquitto with dynamic security', () => {
-  transferSuite(() => mosquittoSetup(bin!, { UPLOAD_MAX_BYTES: String(LIMIT) }));
+  transferSuite((env) => mosquittoSetup(bin!, { UPLOAD_MAX_BYTES: String(LIMIT), ...env }));
+});
+
+describe('file transfers with blobs in an S3-compatible store (s3rver)', () => {
+  transferSuite((env) => embeddedSetup({ UPLOAD_MAX_BYTES: String(LIMIT), ...env }), 's3');
 });

@@ -23,7 +23,7 @@ export class FsBlobStore implements BlobStore {
     const partial = `${target}.${randomBytes(6).toString('hex')}${PARTIAL}`;
     const limit = sizeLimit(maxBytes);
     try {
-      await pipeline(source, limit, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await pipeline(source, limit, createWriteStream(partial, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 }));
       await rename(partial, target);
     } catch (err) {
       await rm(partial, { force: true });
