@@ -64,13 +64,13 @@ export class TransfersService {
    * a relative URL that serves it once, within DOWNLOAD_URL_TTL_MS.
    */
   async requestDownload(p: Principal, deviceId: string, path: string, signal?: AbortSignal): Promise<string> {
-    await this.deps.policy.readDevice(p, deviceId);
     const action = { kind: AuditKind.FileDownload, deviceId, details: { path } };
     let size = 0;
     return this.deps.audit.track(
       p,
       action,
       async () => {
+        await this.deps.policy.readDevice(p, deviceId);
         const id = randomUUID();
         const write = newTransferToken();
         await this.deps.repo.create({ id, deviceId, kind: 'DOWNLOAD', path, name: baseName(path), writeTokenHash: write.hash, writeExpiresAt: this.after(AGENT_START_MS) });
@@ -99,9 +99,10 @@ export class TransfersService {
    * `overwrite=true`. The blob is gone afterwards, whichever way it ends.
    */
   async upload(p: Principal, deviceId: string, parts: AsyncIterable<UploadPart>, signal?: AbortSignal): Promise<FileChangeResult> {
-    await this.deps.policy.writeDevice(p, deviceId);
+    // Filled in as the form is read: the entry says as much as was known when it ended.
     const details: Record<string, unknown> = {};
     return this.deps.audit.track(p, { kind: AuditKind.FileUpload, deviceId, details }, async () => {
+      await this.deps.policy.writeDevice(p, deviceId);
       // Before a byte is read: an offline device could not take the file anyway.
       if (!(await this.deps.devices.isOnline(deviceId))) throw deviceUnavailable(TEXTS.offline);
       const id = randomUUID();
@@ -128,7 +129,7 @@ export class TransfersService {
     for await (const part of parts) {
       if (part.type === 'field') {
         if (part.fieldname === UPLOAD_FIELDS.path) path = details.path = valid(filePathSchema, part.value, UPLOAD_FIELDS.path);
-        else if (part.fieldname === UPLOAD_FIELDS.overwrite) overwrite = part.value === 'true';
+        else if (part.fieldname === UPLOAD_FIELDS.overwrite) overwrite = details.overwrite = part.value === 'true';
         continue;
       }
       if (part.fieldname !== UPLOAD_FIELDS.file || file) {
