@@ -1,3 +1,4 @@
+import { UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
 import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +65,7 @@ describe('an external OIDC provider', () => {
   it('tells the SPA to sign in there, and the built-in provider is off', async () => {
     expect(await (await c.api('/api/config')).json()).toEqual({
       oidc: { authority: kc.issuer, clientId: 'fleetlink-console', scope: 'openid profile email' },
-      uploadMaxBytes: 1024,
+      uploadMaxBytes: UPLOAD_MAX_BYTES_DEFAULT,
     });
     expect((await c.api('/idp/.well-known/openid-configuration')).status).toBe(404);
   });
