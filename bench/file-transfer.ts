@@ -1,7 +1,8 @@
 /**
  * File transfer benchmark (issue 27): a file of BENCH_MB MiB (default 2048) up to a device and down
  * again through the console and a real agent on loopback, as the Storage page moves it:
- *   - up: POST /api/upload/{id} (multipart, streamed) until the agent has the file in its folder;
+ *   - up: POST /api/upload/{id} (multipart, streamed) until the agent has the file in its folder
+ *     (with the file store, the agent fetches while the blob is still written: the hops overlap);
  *   - down: GET /api/request-download/{id} (the agent sends it to the blob store), then the link;
  * beside a plain `cp` of the same file and one bare HTTP hop each way (node:http ⇄ curl) in the
  * same run: a transfer is two hops by design (into the blob store, then out of it), so the bare hop
@@ -168,7 +169,7 @@ try {
   console.log(line('bare hop: curl → node:http', bare.fromCurl));
   console.log(line('up: browser → console → agent', upSeconds));
   console.log(line('down: agent → console → browser', downSeconds));
-  console.log(`  up:   ${upPhases[0]!.toFixed(2)} s browser → blob store, ${upPhases[1]!.toFixed(2)} s blob store → agent`);
+  console.log(`  up:   the agent began fetching ${upPhases[0]!.toFixed(2)} s in (it follows the blob as it is written), done ${upPhases[1]!.toFixed(2)} s later`);
   console.log(`  down: ${downPhases[0]!.toFixed(2)} s agent → blob store, ${downPhases[1]!.toFixed(2)} s blob store → browser`);
   console.log(`console RSS: idle ${mb(idle[0]!)}, peak up +${mb(up.peak[0]! - idle[0]!)}, peak down +${mb(down.peak[0]! - idle[0]!)}`);
   console.log(`agent RSS:   idle ${mb(idle[1]!)}, peak up +${mb(up.peak[1]! - idle[1]!)}, peak down +${mb(down.peak[1]! - idle[1]!)}`);

@@ -57,7 +57,7 @@ export class FileTransfers {
         // A replaced file keeps its permissions (and, for an agent running as root, its owner).
         const sink = createWriteStream(partial, { flags: 'wx', mode: existing ? existing.mode & 0o7777 : 0o666, highWaterMark: CHUNK });
         await pipeline(res, sink);
-        if (sink.bytesWritten !== req.size) throw new Refused(`The file arrived incomplete (${sink.bytesWritten} of ${req.size} bytes): try again.`);
+        if (req.size !== null && sink.bytesWritten !== req.size) throw new Refused(`The file arrived incomplete (${sink.bytesWritten} of ${req.size} bytes): try again.`);
         if (existing && process.getuid?.() === 0) await chown(partial, existing.uid, existing.gid);
         if (!req.overwrite && (await stat(target).then(() => true, () => false))) throw existsAlready(req.name, folder);
         await rename(partial, target);

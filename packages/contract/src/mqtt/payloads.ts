@@ -136,14 +136,15 @@ export const fileSendReplySchema = z.object({ size: z.number().int().nonnegative
 export type FileSendReply = z.infer<typeof fileSendReplySchema>;
 
 /**
- * `file.fetch`: GET `url` (`size` bytes) into the folder `path` as `name`, replacing a file of that
+ * `file.fetch`: GET `url` (`size` bytes; null while the console is still receiving it, when the
+ * answer's own end says it is complete) into the folder `path` as `name`, replacing a file of that
  * name only with `overwrite`; answers like a file change.
  */
 export const fileFetchRequestSchema = z.object({
   ...transferRequest,
   path: z.string().min(1).max(FILE_PATH_MAX),
   name: z.string().min(1).max(FILE_NAME_MAX),
-  size: z.number().int().nonnegative(),
+  size: z.number().int().nonnegative().nullable(),
   overwrite: z.boolean(),
 });
 export type FileFetchRequest = z.infer<typeof fileFetchRequestSchema>;

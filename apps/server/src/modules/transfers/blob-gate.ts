@@ -39,8 +39,8 @@ export class BlobGate {
     return written;
   }
 
-  /** The agent fetches the file of an upload. */
-  async agentRead(auth: BasicCredentials | undefined, id: string, token: string): Promise<{ stream: Readable; size: number }> {
+  /** The agent fetches the file of an upload (while it is still arriving, when the store can follow it). */
+  async agentRead(auth: BasicCredentials | undefined, id: string, token: string): Promise<{ stream: Readable; size?: number }> {
     const deviceId = await this.device(auth);
     if (!(await this.deps.repo.claimRead(id, tokenHash(token), deviceId))) throw new AppError(403, ErrorCode.Forbidden, NOT_VALID);
     const blob = await this.deps.blobs.read(id);
@@ -49,7 +49,7 @@ export class BlobGate {
   }
 
   /** The browser fetches a downloaded file; its blob goes once it has been served (`done`). */
-  async browserRead(id: string, token: string): Promise<{ stream: Readable; size: number; name: string; done: () => Promise<void> }> {
+  async browserRead(id: string, token: string): Promise<{ stream: Readable; size?: number; name: string; done: () => Promise<void> }> {
     const row = await this.deps.repo.claimRead(id, tokenHash(token));
     const blob = row && (await this.deps.blobs.read(id));
     if (!row || !blob) throw new AppError(410, ErrorCode.NotFound, LINK_GONE);

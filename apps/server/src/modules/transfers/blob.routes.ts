@@ -31,15 +31,17 @@ export const blobRoutes: FastifyPluginAsyncZod<{ gate: BlobGate }> = async (app,
 
   app.get('/agent/blob/:transferId', { config: open, schema: { ...schema, summary: "An agent fetches a file uploaded for it (device's own account)" } }, async (req, reply) => {
     const blob = await gate.agentRead(basicAuth(req), req.params.transferId, req.query.token);
-    return reply.type('application/octet-stream').header('content-length', blob.size).send(blob.stream);
+    // Without a size (still arriving) the answer is chunked: its end says that all of it came.
+    if (blob.size !== undefined) reply.header('content-length', blob.size);
+    return reply.type('application/octet-stream').send(blob.stream);
   });
 
   app.get('/download/:transferId', { config: open, schema: { ...schema, summary: 'Download a file a device sent (the link request-download answered; once)' } }, async (req, reply) => {
     const blob = await gate.browserRead(req.params.transferId, req.query.token);
     reply.raw.once('close', () => void blob.done().catch((err) => req.log.warn({ err }, 'download: blob not removed (the sweep will)')));
+    if (blob.size !== undefined) reply.header('content-length', blob.size);
     return reply
       .type('application/octet-stream')
-      .header('content-length', blob.size)
       .header('content-disposition', attachment(blob.name))
       .header('cache-control', 'no-store')
       .send(blob.stream);

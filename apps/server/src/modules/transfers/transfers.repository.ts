@@ -47,12 +47,13 @@ export class TransfersRepository {
   /**
    * The blob of `size` bytes may now be read with the token whose hash is `tokenHash`, until
    * `expiresAt`. False when the blob is not there with that size (the sender's word is not enough).
+   * Without a size, it may be read while it is still being written.
    */
-  async readable(id: string, size: number, read: { tokenHash: string; expiresAt: Date }): Promise<boolean> {
+  async readable(id: string, size: number | undefined, read: { tokenHash: string; expiresAt: Date }): Promise<boolean> {
     const rows = await this.db
       .update(transfers)
       .set({ readTokenHash: read.tokenHash, readExpiresAt: read.expiresAt })
-      .where(and(eq(transfers.id, id), eq(transfers.size, size), isNull(transfers.removedAt)))
+      .where(and(eq(transfers.id, id), size === undefined ? undefined : eq(transfers.size, size), isNull(transfers.removedAt)))
       .returning({ id: transfers.id });
     return rows.length === 1;
   }

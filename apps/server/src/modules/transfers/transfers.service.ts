@@ -36,6 +36,14 @@ const TEXTS = {
   wentOffline: 'The device went offline during the transfer: try again once it is back.',
 };
 
+/** An upload's form once its file begins: the fields, and the file's bytes still arriving. */
+interface Upload {
+  path: string;
+  overwrite: boolean;
+  name: string;
+  file: Readable;
+}
+
 /** One part of a multipart body (the shape @fastify/multipart's parts have). */
 export type UploadPart =
   | { type: 'field'; fieldname: string; value: unknown }
@@ -94,9 +102,10 @@ export class TransfersService {
   }
 
   /**
-   * `POST /api/upload/{id}` (multipart: path, file, overwrite): the file goes to the blob store,
-   * then the agent fetches it into the folder. A file of that name is replaced only with
-   * `overwrite=true`. The blob is gone afterwards, whichever way it ends.
+   * `POST /api/upload/{id}` (multipart: path, overwrite, then file): the file goes to the blob store
+   * and the agent fetches it into the folder, while it still arrives when the store can follow a
+   * blob being written (the two hops overlap), else once it is all there. A file of that name is
+   * replaced only with `overwrite=true`. The blob is gone afterwards, whichever way it ends.
    */
   async upload(p: Principal, deviceId: string, parts: AsyncIterable<UploadPart>, signal?: AbortSignal): Promise<FileChangeResult> {
     // Filled in as the form is read: the entry says as much as was known when it ended.
@@ -106,45 +115,88 @@ export class TransfersService {
       // Before a byte is read: an offline device could not take the file anyway.
       if (!(await this.deps.devices.isOnline(deviceId))) throw deviceUnavailable(TEXTS.offline);
       const id = randomUUID();
+      const form = parts[Symbol.asyncIterator]();
       try {
-        const form = await this.receive(id, deviceId, parts, details);
-        const read = newTransferToken();
-        await this.deps.repo.readable(id, form.size, { tokenHash: read.hash, expiresAt: this.after(AGENT_START_MS) });
-        const request = { transferId: id, url: agentBlobUrl(id, read.token), path: form.path, name: form.name, size: form.size, overwrite: form.overwrite };
-        const answer = await this.callAgent(deviceId, id, RequestName.FetchFile, request, signal);
-        const result = fileChangeResultSchema.safeParse(answer ?? {});
-        if (!result.success) throw new AppError(502, ErrorCode.Unavailable, 'The device answered with something that is not a file change.');
-        return result.data;
+        const upload = await this.fieldsThenFile(form, details);
+        await this.deps.repo.create({ id, deviceId, kind: 'UPLOAD', path: upload.path, name: upload.name, writtenAt: new Date() });
+        const result = this.deps.blobs.followsWrites
+          ? await this.storeWhileFetched(deviceId, id, upload, details, signal)
+          : await this.storeThenFetch(deviceId, id, upload, details, signal);
+        if (!(await form.next()).done) throw badRequest('Send the file last: nothing may follow it.');
+        return result;
       } finally {
         await this.discard(id);
       }
     });
   }
 
-  /** Reads the form, storing the file as the blob `id` as it comes; checks each field as it comes. */
-  private async receive(id: string, deviceId: string, parts: AsyncIterable<UploadPart>, details: Record<string, unknown>) {
+  /** The fields, checked as they come, up to the file: the folder must be known before its bytes arrive. */
+  private async fieldsThenFile(form: AsyncIterator<UploadPart>, details: Record<string, unknown>): Promise<Upload> {
     let path: string | undefined;
     let overwrite = false;
-    let file: { name: string; size: number } | undefined;
-    for await (const part of parts) {
+    for (let next = await form.next(); !next.done; next = await form.next()) {
+      const part = next.value;
       if (part.type === 'field') {
         if (part.fieldname === UPLOAD_FIELDS.path) path = details.path = valid(filePathSchema, part.value, UPLOAD_FIELDS.path);
         else if (part.fieldname === UPLOAD_FIELDS.overwrite) overwrite = details.overwrite = part.value === 'true';
         continue;
       }
-      if (part.fieldname !== UPLOAD_FIELDS.file || file) {
+      if (part.fieldname !== UPLOAD_FIELDS.file) {
         part.file.resume();
-        throw badRequest(`Send one file, in the field '${UPLOAD_FIELDS.file}'.`);
+        throw badRequest(`Send the file in the field '${UPLOAD_FIELDS.file}'.`);
       }
       const name = (details.name = valid(fileNameSchema, multipartFileName(part.filename), UPLOAD_FIELDS.file));
-      await this.deps.repo.create({ id, deviceId, kind: 'UPLOAD', path: path ?? '', name, writtenAt: new Date() });
-      file = { name, size: await this.store(id, part.file) };
-      details.size = file.size;
-      await this.deps.repo.written(id, file.size);
+      if (path === undefined) {
+        part.file.resume();
+        throw new AppError(400, ErrorCode.Validation, 'Path is required: send it before the file.', { [UPLOAD_FIELDS.path]: 'Path is required.' });
+      }
+      return { path, overwrite, name, file: part.file };
     }
-    if (!file) throw new AppError(400, ErrorCode.Validation, 'Choose a file to upload.', { [UPLOAD_FIELDS.file]: 'Choose a file to upload.' });
-    if (path === undefined) throw new AppError(400, ErrorCode.Validation, 'Path is required.', { [UPLOAD_FIELDS.path]: 'Path is required.' });
-    return { path, overwrite, ...file };
+    throw new AppError(400, ErrorCode.Validation, 'Choose a file to upload.', { [UPLOAD_FIELDS.file]: 'Choose a file to upload.' });
+  }
+
+  /** The two hops in turn: the whole file into the store, then to the device. */
+  private async storeThenFetch(deviceId: string, id: string, upload: Upload, details: Record<string, unknown>, signal?: AbortSignal) {
+    const size = await this.stored(id, upload.file, details);
+    const read = newTransferToken();
+    await this.deps.repo.readable(id, size, { tokenHash: read.hash, expiresAt: this.after(AGENT_START_MS) });
+    return this.fetchInto(deviceId, id, read.token, upload, size, signal);
+  }
+
+  /**
+   * The two hops at once: the agent follows the blob as it is written. Whichever fails first says
+   * why, and the other is stopped: a refusal by the device ends the upload at once (a name taken),
+   * and a failed upload (too large, cancelled) ends the device's copy, which keeps nothing.
+   */
+  private async storeWhileFetched(deviceId: string, id: string, upload: Upload, details: Record<string, unknown>, signal?: AbortSignal) {
+    const read = newTransferToken();
+    await this.deps.repo.readable(id, undefined, { tokenHash: read.hash, expiresAt: this.after(AGENT_START_MS) });
+    const storing = this.stored(id, upload.file, details);
+    const fetching = this.fetchInto(deviceId, id, read.token, upload, null, signal);
+    try {
+      const [size, result] = await Promise.all([storing, fetching]);
+      if (result.entry && result.entry.size !== size) throw new AppError(502, ErrorCode.Unavailable, `The device received ${result.entry.size} of ${size} bytes: try again.`);
+      return result;
+    } catch (err) {
+      upload.file.destroy();
+      this.cancel(deviceId, id);
+      await storing.catch(() => {});
+      throw err;
+    }
+  }
+
+  private async stored(id: string, source: Readable, details: Record<string, unknown>): Promise<number> {
+    const size = (details.size = await this.store(id, source));
+    await this.deps.repo.written(id, size);
+    return size;
+  }
+
+  private async fetchInto(deviceId: string, id: string, token: string, upload: Upload, size: number | null, signal?: AbortSignal): Promise<FileChangeResult> {
+    const request = { transferId: id, url: agentBlobUrl(id, token), path: upload.path, name: upload.name, size, overwrite: upload.overwrite };
+    const answer = await this.callAgent(deviceId, id, RequestName.FetchFile, request, signal);
+    const result = fileChangeResultSchema.safeParse(answer ?? {});
+    if (!result.success) throw new AppError(502, ErrorCode.Unavailable, 'The device answered with something that is not a file change.');
+    return result.data;
   }
 
   private async store(id: string, source: Readable): Promise<number> {
@@ -165,9 +217,7 @@ export class TransfersService {
   private async callAgent(deviceId: string, transferId: string, name: string, parameters: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const call = callDevice(this.deps, deviceId, name, parameters, { timeoutMs: TRANSFER_TIMEOUT_MS, graceMs: GRACE_MS }, TEXTS);
     if (!signal) return call;
-    const cancel = () => {
-      void this.deps.hub.request(deviceId, RequestName.CancelTransfer, { transferId }, { timeoutMs: 10_000 }).catch(() => {});
-    };
+    const cancel = () => this.cancel(deviceId, transferId);
     if (signal.aborted) cancel();
     signal.addEventListener('abort', cancel, { once: true });
     try {
@@ -175,6 +225,11 @@ export class TransfersService {
     } finally {
       signal.removeEventListener('abort', cancel);
     }
+  }
+
+  /** Tells the agent to stop a transfer it may still be running; it answers its own request with a refusal. */
+  private cancel(deviceId: string, transferId: string): void {
+    void this.deps.hub.request(deviceId, RequestName.CancelTransfer, { transferId }, { timeoutMs: 10_000 }).catch(() => {});
   }
 
   /** The transfer's blob goes; it is marked so, and the sweep takes it if this fails. */

@@ -7,12 +7,21 @@ import { Transform, type Readable } from 'node:stream';
  */
 export interface BlobStore {
   /**
+   * Whether `read` can follow a blob while `write` is still storing it (the same console's files):
+   * an upload's two hops then overlap. Not across consoles (a shared bucket shows a blob only
+   * once it is complete).
+   */
+  readonly followsWrites: boolean;
+  /**
    * Stores `source` under `key`, refusing it past `maxBytes` (BlobTooLarge). Nothing is left under
    * `key`, nor anywhere else, unless all of it arrived. Answers its size.
    */
   write(key: string, source: Readable, maxBytes: number): Promise<number>;
-  /** The blob's bytes and size, or undefined when there is none. */
-  read(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /**
+   * The blob's bytes and size, or undefined when there is none. One still being written (see
+   * followsWrites) has no size yet: its stream ends when the writing does, and fails if it fails.
+   */
+  read(key: string): Promise<{ stream: Readable; size?: number } | undefined>;
   /** Deletes the blob; nothing happens when there is none. */
   remove(key: string): Promise<void>;
   /** Deletes every blob, and every unfinished one, last changed before `before`; answers how many. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../broker/broker.test-support.js';
 import { BlobTooLarge } from './blob-store.js';
@@ -36,6 +36,31 @@ describe('FsBlobStore', () => {
     setTimeout(() => failing.destroy(new Error('connection reset')), 10);
     await expect(store.write(randomUUID(), failing, 100)).rejects.toThrow('connection reset');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('lets a reader follow a blob while it is written, to its end or its failure', async () => {
+    const { store } = await open();
+    const source = new PassThrough();
+    const key = randomUUID();
+    const writing = store.write(key, source, 1000);
+    source.write(Buffer.from('first '));
+    const growing = await store.read(key);
+    expect(growing?.size).toBeUndefined();
+    const read = growing!.stream.toArray();
+    setTimeout(() => source.end(Buffer.from('and last')), 20);
+    expect(await writing).toBe(14);
+    expect(Buffer.concat(await read).toString()).toBe('first and last');
+    expect((await store.read(key))?.size).toBe(14);
+
+    const failing = new PassThrough();
+    const broken = randomUUID();
+    const failed = store.write(broken, failing, 1000).catch((err: Error) => err);
+    failing.write(Buffer.from('half'));
+    const follower = (await store.read(broken))!.stream.toArray().catch((err: Error) => err);
+    setTimeout(() => failing.destroy(new Error('connection reset')), 20);
+    expect(await failed).toBeInstanceOf(Error);
+    expect(((await follower) as Error).message).toBe('connection reset');
+    expect(await store.read(broken)).toBeUndefined();
   });
 
   it('refuses a key that is not a transfer id', async () => {

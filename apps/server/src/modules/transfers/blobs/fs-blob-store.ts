@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkedKey, sizeLimit, type BlobStore } from './blob-store.js';
+import { GrowingBlob } from './growing-blob.js';
 
 /** Ends the name of a blob still being written: only a finished one has its key as its name. */
 const PARTIAL = '.part';
@@ -18,21 +19,34 @@ export class FsBlobStore implements BlobStore {
     return new FsBlobStore(dir);
   }
 
+  readonly followsWrites = true;
+  /** Blobs being written now, which `read` follows as they grow. */
+  private readonly growing = new Map<string, GrowingBlob>();
+
   async write(key: string, source: Readable, maxBytes: number): Promise<number> {
     const target = this.file(key);
     const partial = `${target}.${randomBytes(6).toString('hex')}${PARTIAL}`;
     const limit = sizeLimit(maxBytes);
+    const sink = createWriteStream(partial, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 });
+    const growing = new GrowingBlob(partial, () => sink.bytesWritten);
+    this.growing.set(key, growing);
     try {
-      await pipeline(source, limit, createWriteStream(partial, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 }));
+      await pipeline(source, limit, sink);
       await rename(partial, target);
+      growing.complete(target);
     } catch (err) {
+      growing.fail(err as Error);
       await rm(partial, { force: true });
       throw err;
+    } finally {
+      this.growing.delete(key);
     }
     return limit.bytes();
   }
 
-  async read(key: string): Promise<{ stream: Readable; size: number } | undefined> {
+  async read(key: string): Promise<{ stream: Readable; size?: number } | undefined> {
+    const growing = this.growing.get(checkedKey(key));
+    if (growing) return { stream: growing.follow() };
     const file = this.file(key);
     const found = await stat(file).catch(() => undefined);
     if (!found?.isFile()) return undefined;

@@ -31,6 +31,7 @@ const PARTS_IN_FLIGHT = 4;
  * goes through in bounded memory; an upload that fails is aborted, leaving no parts behind.
  */
 export class S3BlobStore implements BlobStore {
+  readonly followsWrites = false;
   private readonly client: S3Client;
 
   constructor(private readonly s: S3Settings) {
