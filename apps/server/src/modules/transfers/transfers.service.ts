@@ -205,7 +205,12 @@ export class TransfersService {
     } catch (err) {
       source.resume();
       if (err instanceof BlobTooLarge) throw tooLarge(this.deps.uploadMaxBytes);
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(this.deps.uploadMaxBytes);
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(this.deps.uploadMaxBytes);
+      // The browser went away (a Cancel, a closed tab, the network): the person's doing, not the console's.
+      if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || /^(aborted|Unexpected end of)/.test((err as Error).message)) {
+        throw new AppError(400, ErrorCode.BadRequest, 'The upload broke off before the whole file arrived.');
+      }
       throw err;
     }
   }
