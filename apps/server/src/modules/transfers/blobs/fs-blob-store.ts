@@ -35,8 +35,10 @@ export class FsBlobStore implements BlobStore {
       await rename(partial, target);
       growing.complete(target);
     } catch (err) {
-      growing.fail(err as Error);
       await rm(partial, { force: true });
+      // Only now the reader fails: the writer's own error reaches its caller first (a reader's
+      // failure is the consequence, and comes back by a longer way).
+      growing.fail(err as Error);
       throw err;
     } finally {
       this.growing.delete(key);
