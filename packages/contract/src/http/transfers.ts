@@ -8,7 +8,7 @@ import { filePathSchema } from './files.js';
  * carries a single-use token bound to one transfer of one device.
  */
 
-/** The multipart fields of `POST /api/upload/{id}`: the folder, the file, and a confirmed overwrite. */
+/** The multipart fields of `POST /api/upload/{id}`: the folder and a confirmed overwrite, then the file. */
 export const UPLOAD_FIELDS = { path: 'path', file: 'file', overwrite: 'overwrite' } as const;
 
 /** The default of `UPLOAD_MAX_BYTES`: 4 GiB. */

@@ -53,7 +53,7 @@ export const transfersRoutes: FastifyPluginAsyncZod<{ service: TransfersService;
         config: user,
         schema: {
           tags,
-          summary: 'Upload a file into a folder of the device (multipart: path, file, overwrite)',
+          summary: 'Upload a file into a folder of the device (multipart: path and overwrite, then file)',
           consumes: ['multipart/form-data'],
           params: deviceIdParamsSchema,
           response: { 201: fileChangeResultSchema },
