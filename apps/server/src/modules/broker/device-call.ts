@@ -42,6 +42,13 @@ export async function callDevice(
   }
 }
 
+/** The device's answer as the contract has it, or a 502 that says what was expected ('a file change'). */
+export function deviceAnswer<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, answer: unknown, what: string): T {
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) throw new AppError(502, ErrorCode.Unavailable, `The device answered with something that is not ${what}.`);
+  return parsed.data;
+}
+
 export const deviceUnavailable = (message: string) => new AppError(409, ErrorCode.DeviceUnavailable, message);
 
 /** The status a refusal gets from its reason: the agent's words go through as they are. */

@@ -2,7 +2,6 @@ import {
   AuditKind,
   commandOutputSchema,
   commandTimeoutSeconds,
-  ErrorCode,
   FILE_COMMAND,
   fileListingParametersSchema,
   fileListingSchema,
@@ -12,9 +11,9 @@ import {
   type CommandRequest,
 } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
-import { AppError, badRequest, forbidden } from '../../lib/app-error.js';
+import { badRequest, forbidden } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import { callDevice, type DeviceCallDeps } from '../broker/device-call.js';
+import { callDevice, deviceAnswer, type DeviceCallDeps } from '../broker/device-call.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { mayRunCommand, readsOnly } from './command-access.js';
 
@@ -60,9 +59,7 @@ export class CommandsService {
 
     const request: CommandRequest = { name: form.name, parameters };
     const result = await callDevice(this.deps, deviceId, RequestName.Command, request, { timeoutMs: timeout * 1000, graceMs: ANSWER_GRACE_MS }, COMMAND_TEXTS);
-    const output = (isListing ? fileListingSchema : commandOutputSchema).safeParse(result);
-    if (!output.success) throw new AppError(502, ErrorCode.Unavailable, `The device answered with something that is not ${isListing ? 'a folder listing' : 'a command result'}.`);
-    return output.data;
+    return isListing ? deviceAnswer(fileListingSchema, result, 'a folder listing') : deviceAnswer(commandOutputSchema, result, 'a command result');
   }
 }
 

@@ -2,7 +2,7 @@ import { AuditKind, DISK_SCAN_TIMEOUT_MS, diskUsageSchema, driveOf, ErrorCode, R
 import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import { callDevice, deviceUnavailable, type DeviceCallDeps } from '../broker/device-call.js';
+import { callDevice, deviceAnswer, deviceUnavailable, type DeviceCallDeps } from '../broker/device-call.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { DriveScansRepository } from './drive-scans.repository.js';
@@ -67,8 +67,7 @@ export class DriveScanService {
     let end: Parameters<DriveScansRepository['finish']>[3];
     try {
       const answer = await callDevice(this.deps, deviceId, RequestName.DiskScan, request, { timeoutMs: DISK_SCAN_TIMEOUT_MS, graceMs: GRACE_MS }, TEXTS);
-      const usage = diskUsageSchema.safeParse(answer);
-      end = usage.success ? { result: usage.data } : { error: 'The device answered with something that is not a drive scan.' };
+      end = { result: deviceAnswer(diskUsageSchema, answer, 'a drive scan') };
     } catch (err) {
       end = { error: (err as Error).message };
     }

@@ -1,8 +1,7 @@
-import { AuditKind, ErrorCode, fileChangeResultSchema, RequestName, type FileChangeResult, type NewFolderForm, type RenameFileForm } from '@fleetlink/contract';
+import { AuditKind, fileChangeResultSchema, RequestName, type FileChangeResult, type NewFolderForm, type RenameFileForm } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
-import { AppError } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import { callDevice, type DeviceCallDeps } from '../broker/device-call.js';
+import { callDevice, deviceAnswer, type DeviceCallDeps } from '../broker/device-call.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 
 /** A change is one filesystem call; a recursive delete of a big folder may take a while. */
@@ -42,8 +41,6 @@ export class FilesService {
   private async change(p: Principal, deviceId: string, name: string, parameters: Record<string, unknown>, timeoutMs: number): Promise<FileChangeResult> {
     await this.deps.policy.writeDevice(p, deviceId);
     const answer = await callDevice(this.deps, deviceId, name, parameters, { timeoutMs, graceMs: GRACE_MS }, TEXTS);
-    const result = fileChangeResultSchema.safeParse(answer ?? {});
-    if (!result.success) throw new AppError(502, ErrorCode.Unavailable, 'The device answered with something that is not a file change.');
-    return result.data;
+    return deviceAnswer(fileChangeResultSchema, answer ?? {}, 'a file change');
   }
 }

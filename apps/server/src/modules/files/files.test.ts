@@ -20,6 +20,7 @@ import {
   type AgentProcess,
   type MessagingSetup,
 } from '../broker/broker.test-support.js';
+import { expectError } from '../../testing/expect-error.js';
 
 /** The unprivileged account an agent runs as to meet a folder it may not read (root reads everything). */
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -54,11 +55,6 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
   const post = (what: string, json: object, token = admin) => s.tc.api(`/api/device/${device.id}/${what}`, { method: 'POST', token, json });
   const remove = (p: string, recursive?: boolean, token = admin) =>
     s.tc.api(`/api/device/${device.id}/file?${new URLSearchParams({ path: p, ...(recursive ? { recursive: 'true' } : {}) })}`, { method: 'DELETE', token });
-  const error = async (res: Response, status: number) => {
-    const body = await res.json();
-    expect(res.status, JSON.stringify(body)).toBe(status);
-    return body as { code: string; message: string; fields?: Record<string, string> };
-  };
 
   beforeAll(async () => {
     s = await setup();
@@ -103,12 +99,12 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
   });
 
   it('answers a missing path, a file, a link loop, a relative path and `..` with the agent’s words', async () => {
-    expect((await error(await list(path.join(tree, 'nope')), 404)).message).toBe(`'${path.join(tree, 'nope')}' does not exist.`);
-    expect((await error(await list(path.join(tree, 'b.bin')), 422)).message).toBe(`'${path.join(tree, 'b.bin')}' is not a folder.`);
-    expect((await error(await list(path.join(tree, 'loop')), 422)).message).toBe(`'${path.join(tree, 'loop')}' is a symbolic link that leads back to itself.`);
-    expect((await error(await list('tmp'), 422)).message).toBe("The path 'tmp' is not absolute.");
-    expect((await error(await list(`${tree}/docs/../..`), 422)).message).toBe(`The path '${tree}/docs/../..' contains '..': name the folder itself.`);
-    expect((await error(await list(`${tree}\u0000`), 400)).message).toBe('Path cannot contain control characters.');
+    expect((await expectError(await list(path.join(tree, 'nope')), 404)).message).toBe(`'${path.join(tree, 'nope')}' does not exist.`);
+    expect((await expectError(await list(path.join(tree, 'b.bin')), 422)).message).toBe(`'${path.join(tree, 'b.bin')}' is not a folder.`);
+    expect((await expectError(await list(path.join(tree, 'loop')), 422)).message).toBe(`'${path.join(tree, 'loop')}' is a symbolic link that leads back to itself.`);
+    expect((await expectError(await list('tmp'), 422)).message).toBe("The path 'tmp' is not absolute.");
+    expect((await expectError(await list(`${tree}/docs/../..`), 422)).message).toBe(`The path '${tree}/docs/../..' contains '..': name the folder itself.`);
+    expect((await expectError(await list(`${tree}\u0000`), 400)).message).toBe('Path cannot contain control characters.');
     // The agent is still there.
     await listing(await list(tree));
   });
@@ -126,7 +122,7 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
       id = other.id;
     }
     const res = await list(locked, {}, user, id);
-    expect((await error(res, 422)).message).toBe(`The agent is not allowed to read '${locked}'.`);
+    expect((await expectError(res, 422)).message).toBe(`The agent is not allowed to read '${locked}'.`);
     chmodSync(locked, 0o700);
   });
 
@@ -155,23 +151,23 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
     const created = await post('folder', { path: tree, name: 'reports' });
     expect(created.status).toBe(201);
     expect((await created.json()).entry).toMatchObject({ name: 'reports', path: path.join(tree, 'reports'), isFolder: true });
-    expect((await error(await post('folder', { path: tree, name: 'reports' }), 409)).message).toBe(`'reports' exists already in '${tree}'.`);
+    expect((await expectError(await post('folder', { path: tree, name: 'reports' }), 409)).message).toBe(`'reports' exists already in '${tree}'.`);
 
     const renamed = await post('rename', { path: path.join(tree, 'reports'), name: 'archive' });
     expect(renamed.status).toBe(200);
     expect(existsSync(path.join(tree, 'archive'))).toBe(true);
-    expect((await error(await post('rename', { path: path.join(tree, 'archive'), name: 'b.bin' }), 409)).message).toBe(`'b.bin' exists already in '${tree}'.`);
-    expect((await error(await post('rename', { path: path.join(tree, 'gone'), name: 'x' }), 404)).message).toBe(`'${path.join(tree, 'gone')}' does not exist.`);
+    expect((await expectError(await post('rename', { path: path.join(tree, 'archive'), name: 'b.bin' }), 409)).message).toBe(`'b.bin' exists already in '${tree}'.`);
+    expect((await expectError(await post('rename', { path: path.join(tree, 'gone'), name: 'x' }), 404)).message).toBe(`'${path.join(tree, 'gone')}' does not exist.`);
 
     writeFileSync(path.join(tree, 'archive', 'inside.txt'), 'i');
-    const notEmpty = await error(await remove(path.join(tree, 'archive')), 409);
+    const notEmpty = await expectError(await remove(path.join(tree, 'archive')), 409);
     expect(notEmpty).toMatchObject({ code: 'FOLDER_NOT_EMPTY', message: "The folder 'archive' is not empty." });
     expect(existsSync(path.join(tree, 'archive', 'inside.txt'))).toBe(true);
     expect((await remove(path.join(tree, 'archive'), true)).status).toBe(200);
     expect(existsSync(path.join(tree, 'archive'))).toBe(false);
     expect((await remove(path.join(tree, '.hidden'))).status).toBe(200);
     expect(existsSync(path.join(tree, '.hidden'))).toBe(false);
-    expect((await error(await remove('/'), 422)).message).toBe("A drive's root cannot be deleted.");
+    expect((await expectError(await remove('/'), 422)).message).toBe("A drive's root cannot be deleted.");
 
     const audit = await s.tc.api(`/api/audit?device=${device.id}`, { token: admin });
     const kinds = (await audit.json()).entries.map((e: { kind: string; outcome: string; details: { path: string } }) => [e.kind, e.outcome, e.details.path]);
@@ -198,38 +194,38 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
       ['bad\u0007', 'Name cannot contain control characters.'],
     ];
     for (const [name, message] of cases) {
-      const body = await error(await post('folder', { path: tree, name }), 400);
+      const body = await expectError(await post('folder', { path: tree, name }), 400);
       expect(body.fields?.name, name).toBe(message);
     }
     expect(existsSync(path.join(path.dirname(tree), 'escape'))).toBe(false);
   });
 
   it('holds the role matrix: USER member browses only, guest 403, non-member 404', async () => {
-    const asUser = await error(await post('folder', { path: tree, name: 'nope' }, user), 403);
+    const asUser = await expectError(await post('folder', { path: tree, name: 'nope' }, user), 403);
     expect(asUser.message).toBe('Only the creator or an administrator of the organization can change this device.');
-    await error(await post('rename', { path: path.join(tree, 'b.bin'), name: 'c.bin' }, user), 403);
-    await error(await remove(path.join(tree, 'b.bin'), false, user), 403);
+    await expectError(await post('rename', { path: path.join(tree, 'b.bin'), name: 'c.bin' }, user), 403);
+    await expectError(await remove(path.join(tree, 'b.bin'), false, user), 403);
     expect(existsSync(path.join(tree, 'b.bin'))).toBe(true);
 
-    expect((await error(await list(tree, {}, guest), 403)).message).toBe('You do not have the necessary authorization: role USER is required.');
-    await error(await post('folder', { path: tree, name: 'nope' }, guest), 403);
+    expect((await expectError(await list(tree, {}, guest), 403)).message).toBe('You do not have the necessary authorization: role USER is required.');
+    await expectError(await post('folder', { path: tree, name: 'nope' }, guest), 403);
 
     const elsewhere = await createDevice(s.tc.database.db, 'not a member');
-    expect((await error(await list(tree, {}, user, elsewhere.id), 404)).message).toBe('Device not found.');
+    expect((await expectError(await list(tree, {}, user, elsewhere.id), 404)).message).toBe('Device not found.');
     const foreign = await s.tc.api(`/api/device/${elsewhere.id}/folder`, { method: 'POST', token: admin, json: { path: tree, name: 'x' } });
-    await error(foreign, 404);
+    await expectError(foreign, 404);
     expect(existsSync(path.join(tree, 'nope'))).toBe(false);
   });
 
   it('answers an offline device at once', async () => {
     const offline = await memberDevice(s.tc.database.db, 'never installed');
-    expect((await error(await list(tree, {}, user, offline.id), 409)).message).toBe(
+    expect((await expectError(await list(tree, {}, user, offline.id), 409)).message).toBe(
       'The device is offline: a command reaches it only while its agent is connected.',
     );
     const res = await s.tc.api(`/api/device/${offline.id}/folder`, { method: 'POST', token: admin, json: { path: tree, name: 'x' } });
-    expect((await error(res, 409)).message).toBe('The device is offline: its files can be changed only while its agent is connected.');
+    expect((await expectError(res, 409)).message).toBe('The device is offline: its files can be changed only while its agent is connected.');
     const scan = await s.tc.api(`/api/device/${offline.id}/disk?path=%2F`, { method: 'POST', token: user });
-    expect((await error(scan, 409)).message).toBe('The device is offline: a drive can be scanned only while its agent is connected.');
+    expect((await expectError(scan, 409)).message).toBe('The device is offline: a drive can be scanned only while its agent is connected.');
   });
 
   it('scans a folder: its drive is BUSY, a second scan is refused, then the sizes per folder are there', async () => {
@@ -252,7 +248,7 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
       expect(started.status, await started.clone().text()).toBe(202);
       expect(await started.json()).toMatchObject({ status: 'BUSY', root: null });
       expect((await getDevice()).drives.find((d) => d.root === root)!.detail).toMatchObject({ status: 'BUSY', root: null, finishedAt: null });
-      const again = await error(await scan(path.join(scanRoot, 'big')), 409);
+      const again = await expectError(await scan(path.join(scanRoot, 'big')), 409);
       expect(again.message).toBe(`A scan of the drive ${root} is running already: wait for it to finish.`);
     } finally {
       process.kill(worker, 'SIGCONT');
@@ -268,8 +264,8 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
     expect(detail.root!.files).toBeGreaterThanOrEqual(5000);
     expect(detail.finishedAt).not.toBeNull();
 
-    expect((await error(await scan('nowhere'), 400)).message).toBe("'nowhere' is on none of this device's drives.");
-    expect((await error(await scan(scanRoot, guest), 403)).code).toBe('FORBIDDEN');
+    expect((await expectError(await scan('nowhere'), 400)).message).toBe("'nowhere' is on none of this device's drives.");
+    expect((await expectError(await scan(scanRoot, guest), 403)).code).toBe('FORBIDDEN');
     await s.tc.messaging!.driveScans.settled();
   });
 }

@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
 import { ErrorCode } from '@fleetlink/contract';
 import { AppError } from '../../lib/app-error.js';
-import type { DeviceCredentials } from '../enrollment/credentials.js';
+import { sha256, type DeviceCredentials } from '../enrollment/credentials.js';
 import type { BlobStore } from './blobs/blob-store.js';
-import { tokenHash } from './transfer-token.js';
 import type { TransfersRepository } from './transfers.repository.js';
 
 export interface BasicCredentials {
@@ -33,7 +32,7 @@ export class BlobGate {
   async agentWrite(auth: BasicCredentials | undefined, id: string, token: string, body: Readable, size: number | undefined): Promise<number> {
     const deviceId = await this.device(auth);
     if (size === undefined) throw new AppError(411, ErrorCode.BadRequest, 'Send the file with its Content-Length.');
-    if (!(await this.deps.repo.claimWrite(id, deviceId, tokenHash(token)))) throw new AppError(403, ErrorCode.Forbidden, NOT_VALID);
+    if (!(await this.deps.repo.claimWrite(id, deviceId, sha256(token)))) throw new AppError(403, ErrorCode.Forbidden, NOT_VALID);
     const written = await this.deps.blobs.write(id, body, size);
     await this.deps.repo.written(id, written);
     return written;
@@ -42,7 +41,7 @@ export class BlobGate {
   /** The agent fetches the file of an upload (while it is still arriving, when the store can follow it). */
   async agentRead(auth: BasicCredentials | undefined, id: string, token: string): Promise<{ stream: Readable; size?: number }> {
     const deviceId = await this.device(auth);
-    if (!(await this.deps.repo.claimRead(id, tokenHash(token), deviceId))) throw new AppError(403, ErrorCode.Forbidden, NOT_VALID);
+    if (!(await this.deps.repo.claimRead(id, sha256(token), deviceId))) throw new AppError(403, ErrorCode.Forbidden, NOT_VALID);
     const blob = await this.deps.blobs.read(id);
     if (!blob) throw new AppError(410, ErrorCode.NotFound, 'The file is not in the blob store any more.');
     return blob;
@@ -50,7 +49,7 @@ export class BlobGate {
 
   /** The browser fetches a downloaded file; its blob goes once it has been served (`done`). */
   async browserRead(id: string, token: string): Promise<{ stream: Readable; size?: number; name: string; done: () => Promise<void> }> {
-    const row = await this.deps.repo.claimRead(id, tokenHash(token));
+    const row = await this.deps.repo.claimRead(id, sha256(token));
     const blob = row && (await this.deps.blobs.read(id));
     if (!row || !blob) throw new AppError(410, ErrorCode.NotFound, LINK_GONE);
     const done = async () => {

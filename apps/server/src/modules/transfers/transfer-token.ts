@@ -9,5 +9,3 @@ export function newTransferToken(): { token: string; hash: string } {
   const token = randomBytes(32).toString('base64url');
   return { token, hash: sha256(token) };
 }
-
-export const tokenHash = (token: string) => sha256(token);

@@ -16,9 +16,9 @@ import {
   type FileChangeResult,
 } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, badRequest } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import { callDevice, deviceUnavailable, type DeviceCallDeps } from '../broker/device-call.js';
+import { callDevice, deviceAnswer, deviceUnavailable, type DeviceCallDeps } from '../broker/device-call.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { BlobTooLarge, type BlobStore } from './blobs/blob-store.js';
 import { baseName, multipartFileName } from './http-file-names.js';
@@ -84,9 +84,7 @@ export class TransfersService {
         await this.deps.repo.create({ id, deviceId, kind: 'DOWNLOAD', path, name: baseName(path), writeTokenHash: write.hash, writeExpiresAt: this.after(AGENT_START_MS) });
         try {
           const answer = await this.callAgent(deviceId, id, RequestName.SendFile, { transferId: id, url: agentBlobUrl(id, write.token), path }, signal);
-          const sent = fileSendReplySchema.safeParse(answer);
-          if (!sent.success) throw new AppError(502, ErrorCode.Unavailable, 'The device answered with something that is not a sent file.');
-          size = sent.data.size;
+          size = deviceAnswer(fileSendReplySchema, answer, 'a sent file').size;
           const read = newTransferToken();
           if (!(await this.deps.repo.readable(id, size, { tokenHash: read.hash, expiresAt: this.after(DOWNLOAD_URL_TTL_MS) }))) {
             throw new AppError(502, ErrorCode.Unavailable, 'The device said it sent the file, but the console did not receive all of it: try again.');
@@ -122,7 +120,7 @@ export class TransfersService {
         const result = this.deps.blobs.followsWrites
           ? await this.storeWhileFetched(deviceId, id, upload, details, signal)
           : await this.storeThenFetch(deviceId, id, upload, details, signal);
-        if (!(await form.next()).done) throw badRequest('Send the file last: nothing may follow it.');
+        if (!(await form.next()).done) throw malformed('Send the file last: nothing may follow it.');
         return result;
       } finally {
         await this.discard(id);
@@ -143,16 +141,16 @@ export class TransfersService {
       }
       if (part.fieldname !== UPLOAD_FIELDS.file) {
         part.file.resume();
-        throw badRequest(`Send the file in the field '${UPLOAD_FIELDS.file}'.`);
+        throw malformed(`Send the file in the field '${UPLOAD_FIELDS.file}'.`);
       }
       const name = (details.name = valid(fileNameSchema, multipartFileName(part.filename), UPLOAD_FIELDS.file));
       if (path === undefined) {
         part.file.resume();
-        throw new AppError(400, ErrorCode.Validation, 'Path is required: send it before the file.', { [UPLOAD_FIELDS.path]: 'Path is required.' });
+        throw badRequest('Path is required: send it before the file.', { [UPLOAD_FIELDS.path]: 'Path is required.' });
       }
       return { path, overwrite, name, file: part.file };
     }
-    throw new AppError(400, ErrorCode.Validation, 'Choose a file to upload.', { [UPLOAD_FIELDS.file]: 'Choose a file to upload.' });
+    throw badRequest('Choose a file to upload.', { [UPLOAD_FIELDS.file]: 'Choose a file to upload.' });
   }
 
   /** The two hops in turn: the whole file into the store, then to the device. */
@@ -194,9 +192,7 @@ export class TransfersService {
   private async fetchInto(deviceId: string, id: string, token: string, upload: Upload, size: number | null, signal?: AbortSignal): Promise<FileChangeResult> {
     const request = { transferId: id, url: agentBlobUrl(id, token), path: upload.path, name: upload.name, size, overwrite: upload.overwrite };
     const answer = await this.callAgent(deviceId, id, RequestName.FetchFile, request, signal);
-    const result = fileChangeResultSchema.safeParse(answer ?? {});
-    if (!result.success) throw new AppError(502, ErrorCode.Unavailable, 'The device answered with something that is not a file change.');
-    return result.data;
+    return deviceAnswer(fileChangeResultSchema, answer ?? {}, 'a file change');
   }
 
   private async store(id: string, source: Readable): Promise<number> {
@@ -256,9 +252,10 @@ function valid<T>(schema: { safeParse(v: unknown): { success: true; data: T } | 
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const message = r.error.issues[0]!.message;
-  throw new AppError(400, ErrorCode.Validation, message, { [field]: message });
+  throw badRequest(message, { [field]: message });
 }
 
-const badRequest = (message: string) => new AppError(400, ErrorCode.BadRequest, message);
+/** A form that is not built as the route reads it (as opposed to a field's value, which badRequest names). */
+const malformed = (message: string) => new AppError(400, ErrorCode.BadRequest, message);
 
 export const tooLarge = (maxBytes: number) => new AppError(413, ErrorCode.PayloadTooLarge, uploadTooLargeMessage(maxBytes));

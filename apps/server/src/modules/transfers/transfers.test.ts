@@ -20,6 +20,7 @@ import {
   type AgentProcess,
   type MessagingSetup,
 } from '../broker/broker.test-support.js';
+import { expectError } from '../../testing/expect-error.js';
 import { startS3, type S3Server } from './s3.test-support.js';
 import { TransfersRepository } from './transfers.repository.js';
 
@@ -121,11 +122,6 @@ function transferSuite(setup: (env: Record<string, string>) => Promise<Messaging
     expect(url).toMatch(/^\/api\/download\/[0-9a-f-]{36}\?token=[\w-]{43}$/);
     return url;
   };
-  const error = async (res: Response, status: number) => {
-    const body = await res.json();
-    expect(res.status, JSON.stringify(body)).toBe(status);
-    return body as { code: string; message: string; fields?: Record<string, string> };
-  };
   const auditOf = async (kind: string) => {
     const res = await s.tc.api(`/api/audit?${new URLSearchParams({ kind })}`, { token: admin });
     expect(res.status).toBe(200);
@@ -172,7 +168,7 @@ function transferSuite(setup: (env: Record<string, string>) => Promise<Messaging
     await noBlobs();
 
     const again = await fetch(`${s.tc.url}${url}`);
-    expect((await error(again, 410)).message).toBe('This download link was used already or has expired: start the download again from the Storage page.');
+    expect((await expectError(again, 410)).message).toBe('This download link was used already or has expired: start the download again from the Storage page.');
 
     const [down] = await auditOf('file.download');
     expect(down).toMatchObject({ outcome: 'ok', username: USER_EMAIL, details: { path: path.join(folder, name), size: data.length } });
@@ -193,7 +189,7 @@ function transferSuite(setup: (env: Record<string, string>) => Promise<Messaging
 
     // The token alone does not open an agent URL: the device's own account must come with it.
     const agentUrl = url.replace('/api/download/', '/api/agent/blob/');
-    expect((await error(await fetch(`${s.tc.url}${agentUrl}`), 401)).message).toBe('The device credentials are missing or not valid.');
+    expect((await expectError(await fetch(`${s.tc.url}${agentUrl}`), 401)).message).toBe('The device credentials are missing or not valid.');
     const put = await fetch(`${s.tc.url}${agentUrl}`, { method: 'PUT', body: 'x', headers: { authorization: `Basic ${Buffer.from(`${device.id}:wrong`).toString('base64')}` } });
     expect(put.status).toBe(401);
   });
@@ -228,7 +224,7 @@ function transferSuite(setup: (env: Record<string, string>) => Promise<Messaging
     });
     expect(declared).toMatchObject({ status: 413, body: { message: 'The file is larger than the upload limit of 600 MB.' } });
     const streamed = await streamUpload(folder, 'big.bin', patternStream(LIMIT + 1));
-    expect((await error(streamed, 413)).message).toBe('The file is larger than the upload limit of 600 MB.');
+    expect((await expectError(streamed, 413)).message).toBe('The file is larger than the upload limit of 600 MB.');
     expect(existsSync(path.join(folder, 'big.bin'))).toBe(false);
     await noBlobs();
     const [entry] = await auditOf('file.upload');
@@ -238,7 +234,7 @@ function transferSuite(setup: (env: Record<string, string>) => Promise<Messaging
   it('replaces a file of the same name only when told to', async () => {
     writeFileSync(path.join(folder, 'same.txt'), 'old');
     const refused = await upload(folder, 'same.txt', new Blob(['new']));
-    expect(await error(refused, 409)).toMatchObject({ code: 'CONFLICT', message: `'same.txt' exists already in '${folder}'.` });
+    expect(await expectError(refused, 409)).toMatchObject({ code: 'CONFLICT', message: `'same.txt' exists already in '${folder}'.` });
     expect(readFileSync(path.join(folder, 'same.txt'), 'utf8')).toBe('old');
     const replaced = await upload(folder, 'same.txt', new Blob(['new']), { overwrite: true });
     expect(replaced.status).toBe(201);
@@ -248,18 +244,18 @@ function transferSuite(setup: (env: Record<string, string>) => Promise<Messaging
 
   it('takes names as names: a path in the file name is refused, and a device path with .. too', async () => {
     const refused = await upload(folder, '../../etc/passwd', new Blob(['root::0:0']));
-    expect(await error(refused, 400)).toMatchObject({ message: 'Name cannot contain / or \\.', fields: { file: 'Name cannot contain / or \\.' } });
+    expect(await expectError(refused, 400)).toMatchObject({ message: 'Name cannot contain / or \\.', fields: { file: 'Name cannot contain / or \\.' } });
     const climbing = await requestDownload(`${folder}/../../etc/passwd`);
-    expect((await error(climbing, 422)).message).toBe(`The path '${folder}/../../etc/passwd' contains '..': name the folder itself.`);
-    expect((await error(await requestDownload(folder), 422)).message).toBe(`'${folder}' is not a file.`);
-    expect((await error(await requestDownload(path.join(folder, 'nothing')), 404)).message).toBe(`'${path.join(folder, 'nothing')}' does not exist.`);
+    expect((await expectError(climbing, 422)).message).toBe(`The path '${folder}/../../etc/passwd' contains '..': name the folder itself.`);
+    expect((await expectError(await requestDownload(folder), 422)).message).toBe(`'${folder}' is not a file.`);
+    expect((await expectError(await requestDownload(path.join(folder, 'nothing')), 404)).message).toBe(`'${path.join(folder, 'nothing')}' does not exist.`);
     expect(await blobs()).toEqual([]);
   });
 
   it('lets USER members download but not upload, and guests neither', async () => {
-    expect((await error(await upload(folder, 'u.txt', new Blob(['u']), { token: user }), 403)).code).toBe('FORBIDDEN');
-    expect((await error(await upload(folder, 'g.txt', new Blob(['g']), { token: guest }), 403)).code).toBe('FORBIDDEN');
-    expect((await error(await requestDownload(path.join(folder, 'same.txt'), guest), 403)).code).toBe('FORBIDDEN');
+    expect((await expectError(await upload(folder, 'u.txt', new Blob(['u']), { token: user }), 403)).code).toBe('FORBIDDEN');
+    expect((await expectError(await upload(folder, 'g.txt', new Blob(['g']), { token: guest }), 403)).code).toBe('FORBIDDEN');
+    expect((await expectError(await requestDownload(path.join(folder, 'same.txt'), guest), 403)).code).toBe('FORBIDDEN');
     expect(existsSync(path.join(folder, 'u.txt'))).toBe(false);
   });
 
