@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Text, type ButtonProps } from '@mantine/core';
+import { Button, type ButtonProps } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { ConfirmModal } from './ConfirmModal';
 
 interface ConfirmButtonProps extends ButtonProps {
   /** The question, e.g. 'Revoke domain example.com?'. */
@@ -19,23 +20,16 @@ export function ConfirmButton({ question, confirmLabel = 'Yes', onConfirm, child
       <Button {...button} onClick={open}>
         {children}
       </Button>
-      <Modal opened={opened} onClose={close} title="Please confirm" centered>
-        <Text mb="lg">{question}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={async () => {
-              close();
-              await Promise.resolve(onConfirm()).catch(() => {});
-            }}
-          >
-            {confirmLabel}
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmModal
+        opened={opened}
+        question={question}
+        confirmLabel={confirmLabel}
+        onClose={close}
+        onConfirm={async () => {
+          close();
+          await Promise.resolve(onConfirm()).catch(() => {});
+        }}
+      />
     </>
   );
 }

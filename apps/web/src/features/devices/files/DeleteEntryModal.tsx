@@ -1,7 +1,7 @@
 import { ErrorCode, type FileEntry } from '@fleetlink/contract';
-import { Button, Group, Modal, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ApiRequestError } from '../../../app/api/api-error';
+import { ConfirmModal } from '../../../app/forms/ConfirmModal';
 
 interface DeleteEntryModalProps {
   entry: FileEntry | null;
@@ -31,24 +31,14 @@ export function DeleteEntryModal({ entry, pending, onClose, onDelete }: DeleteEn
   };
 
   return (
-    <Modal opened onClose={onClose} title="Please confirm" centered>
-      {notEmpty ? (
-        <Text mb="lg" style={{ overflowWrap: 'anywhere' }} data-testid="delete-question">
-          The folder {entry.name} is not empty. Delete it with everything in it?
-        </Text>
-      ) : (
-        <Text mb="lg" style={{ overflowWrap: 'anywhere' }} data-testid="delete-question">
-          Delete {entry.isFolder ? 'folder' : 'file'} {entry.name}?
-        </Text>
-      )}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button color="red" loading={pending} onClick={() => void remove(notEmpty)}>
-          {notEmpty ? 'Delete everything' : 'Delete'}
-        </Button>
-      </Group>
-    </Modal>
+    <ConfirmModal
+      opened
+      question={notEmpty ? `The folder ${entry.name} is not empty. Delete it with everything in it?` : `Delete ${entry.isFolder ? 'folder' : 'file'} ${entry.name}?`}
+      confirmLabel={notEmpty ? 'Delete everything' : 'Delete'}
+      pending={pending}
+      onClose={onClose}
+      onConfirm={() => void remove(notEmpty)}
+      questionTestId="delete-question"
+    />
   );
 }

@@ -1,7 +1,8 @@
 import { formatBytes, uploadTooLargeMessage } from '@fleetlink/contract';
-import { Button, FileButton, Group, Modal, Paper, Progress, Stack, Text } from '@mantine/core';
+import { Button, FileButton, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
+import { ConfirmModal } from '../../../app/forms/ConfirmModal';
 import { showAlert } from '../../../app/toasts/show-alert';
 import type { useUploadFile } from './files-api';
 
@@ -37,25 +38,17 @@ export function UploadButton({ upload, folder, taken, maxBytes }: UploadButtonPr
           </Button>
         )}
       </FileButton>
-      <Modal opened={replacing !== null} onClose={() => setReplacing(null)} title="Please confirm" centered>
-        <Text mb="lg" style={{ overflowWrap: 'anywhere' }} data-testid="replace-question">
-          {replacing?.name} exists already in this folder. Replace it?
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setReplacing(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              if (replacing && folder) void upload.start(folder, replacing, true);
-              setReplacing(null);
-            }}
-          >
-            Replace
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmModal
+        opened={replacing !== null}
+        question={`${replacing?.name ?? ''} exists already in this folder. Replace it?`}
+        confirmLabel="Replace"
+        onClose={() => setReplacing(null)}
+        onConfirm={() => {
+          if (replacing && folder) void upload.start(folder, replacing, true);
+          setReplacing(null);
+        }}
+        questionTestId="replace-question"
+      />
     </>
   );
 }
