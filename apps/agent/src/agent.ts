@@ -7,6 +7,7 @@ import {
   fileNameRequestSchema,
   fileSendRequestSchema,
   migrateParametersSchema,
+  monitorsSetRequestSchema,
   requestEnvelopeSchema,
   RequestName,
   topics,
@@ -26,6 +27,7 @@ import { Refused } from './refused.js';
 import { createFolder, deleteEntry, renameEntry } from './files/change-files.js';
 import { scanDisk } from './files/disk-scan.js';
 import { FileTransfers } from './files/transfers.js';
+import { MonitorWatch } from './monitors/monitor-watch.js';
 import { SingleFlight } from './enrollment-loop.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
@@ -49,6 +51,7 @@ export class Agent {
   private readonly renewal = new SingleFlight<void>();
   private readonly commands: CommandRunner;
   private readonly transfers = new FileTransfers(() => ({ consoleUrl: this.state.consoleUrl, ...this.state.mqtt }));
+  private readonly monitors = new MonitorWatch();
 
   constructor(
     private state: AgentState,
@@ -111,6 +114,7 @@ export class Agent {
       this.backoff = MIN_BACKOFF_MS;
       log('info', 'connected', { server: messageServer.url });
       client.subscribe(topics.request(this.deviceId), { qos: 1 });
+      this.monitors.connected();
       void this.publish(topics.state(this.deviceId), { online: true, time: new Date().toISOString(), serverId: messageServer.id }, true);
       void this.publishProperties();
     });
@@ -161,6 +165,14 @@ export class Agent {
 
   private heartbeat() {
     void this.publish(topics.heartbeat(this.deviceId), { time: new Date().toISOString() });
+    void this.readMonitors();
+  }
+
+  /** Monitors are read at every heartbeat; readings that changed go out with the properties. */
+  private async readMonitors() {
+    if (!this.monitors.readings || !this.client?.connected) return;
+    const { changed } = await this.monitors.refresh();
+    if (changed) await this.publishProperties();
   }
 
   private metrics() {
@@ -174,6 +186,7 @@ export class Agent {
       properties: collectProperties(this.lastLoad),
       addresses: addresses(),
       drives: await drives(),
+      monitors: this.monitors.readings,
     };
     void this.publish(topics.properties(this.deviceId), payload);
   }
@@ -225,6 +238,8 @@ export class Agent {
           return reply({ ok: true, result: await this.transfers.send(valid(fileSendRequestSchema, req.parameters)) });
         case RequestName.FetchFile:
           return reply({ ok: true, result: await this.transfers.fetch(valid(fileFetchRequestSchema, req.parameters)) });
+        case RequestName.SetMonitors:
+          return reply({ ok: true, result: { readings: await this.monitors.apply(valid(monitorsSetRequestSchema, req.parameters)) } });
         case RequestName.CancelTransfer:
           this.transfers.cancel(valid(transferCancelRequestSchema, req.parameters).transferId);
           return reply({ ok: true });

@@ -12,5 +12,7 @@ export * from './forms/command-form.js';
 export * from './http/commands.js';
 export * from './http/files.js';
 export * from './http/transfers.js';
+export * from './forms/monitor-form.js';
+export * from './http/monitors.js';
 export * from './http/audit.js';
 export * from './mqtt/index.js';

@@ -1,13 +1,10 @@
-import { lstat, opendir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { DISK_SCAN_FOLDERS_MAX, type DiskUsage } from '@fleetlink/contract';
 import { Refused } from '../refused.js';
 import { devicePath, fsRefusal } from './device-path.js';
-import { inBatches } from './in-batches.js';
-
-/** Entries looked at together: enough to keep the disk busy, few enough to leave the agent responsive. */
-const STATS_AT_ONCE = 64;
+import { folderChildren, type Child } from './folder-children.js';
 
 /** Bytes an entry takes on the disk (what "used" means), or its length where blocks are not known. */
 const used = (s: Stats) => (s.blocks !== undefined && s.blocks !== null && process.platform !== 'win32' ? s.blocks * 512 : s.size);
@@ -78,20 +75,9 @@ async function folderSize(folder: string, walk: Walk): Promise<number> {
   return size;
 }
 
-/** The entries of one folder with their own stats (links not followed); an unreadable one is counted. */
-async function children(folder: string, walk: Walk): Promise<{ p: string; stats: Stats }[]> {
-  const names: string[] = [];
-  try {
-    const dir = await opendir(folder, { bufferSize: 256 });
-    for await (const d of dir) names.push(d.name);
-  } catch {
-    walk.unreadable++;
-    return [];
-  }
-  const found = await inBatches(names, STATS_AT_ONCE, (n) => {
-    const p = path.join(folder, n);
-    // An entry gone since the folder was read is left out.
-    return lstat(p).then((stats) => ({ p, stats }), () => undefined);
-  });
-  return found.filter((entry) => entry !== undefined);
+/** The entries of one folder; an unreadable one is counted. */
+async function children(folder: string, walk: Walk): Promise<Child[]> {
+  const found = await folderChildren(folder);
+  if (!found) walk.unreadable++;
+  return found ?? [];
 }

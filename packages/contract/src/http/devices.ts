@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageSizeSchema } from './page-size.js';
 import { deviceBranchSchema } from '../forms/device-form.js';
 import { driveDetailSchema } from './files.js';
+import { monitorSchema } from './monitors.js';
 
 /** Device ids in paths: a malformed one is a 400 with a clear message, never a database error. */
 export const deviceIdParamsSchema = z.object({ id: z.uuid({ error: 'The device id is not valid.' }) });
@@ -28,8 +29,6 @@ export const deviceDriveSchema = z.object({
 });
 export type DeviceDrive = z.infer<typeof deviceDriveSchema>;
 
-export const deviceMonitorRefSchema = z.object({ name: z.string(), type: z.enum(['UPDATE', 'VERSION', 'SIZE']) });
-
 /** A device as members see it (SPEC §3). `properties` is null until an agent has reported. */
 export const deviceSchema = z.object({
   id: z.uuid(),
@@ -52,7 +51,8 @@ export const deviceSchema = z.object({
   /** When an agent enrolled with the current key (ISO); a used key enrolls nothing until it is reset. */
   installationKeyUsedAt: z.string().nullable(),
   servers: z.array(z.object({ url: z.string() })),
-  monitors: z.array(deviceMonitorRefSchema),
+  /** Its monitors with their last readings (the Monitor tab's cards), by name. */
+  monitors: z.array(monitorSchema),
   tunnels: z.array(z.unknown()),
   /** Whether the caller may edit and delete it (CREATOR or ADMIN of its organization). */
   canManage: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FILE_NAME_MAX, FILE_PATH_MAX } from '../http/files.js';
+import { MONITOR_PATH_MAX, MONITORS_PER_DEVICE_MAX, monitorTypeSchema } from '../forms/monitor-form.js';
 import { COMMAND_NAME_MAX, COMMAND_PARAMETER_NAME_MAX, COMMAND_PARAMETER_VALUE_MAX, COMMAND_PARAMETERS_MAX } from '../forms/command-form.js';
 
 /**
@@ -57,6 +58,30 @@ export const agentPropertyKeys = [
   'update.bundle.version',
 ] as const;
 
+/** A monitor as the agent evaluates it: the console's id, and what to read where. */
+export const monitorDefinitionSchema = z.object({ id: z.string().min(1).max(64), type: monitorTypeSchema, path: z.string().min(1).max(MONITOR_PATH_MAX) });
+export type MonitorDefinition = z.infer<typeof monitorDefinitionSchema>;
+
+/**
+ * One evaluation of a monitor, naming the definition it read (a reading of a path the monitor no
+ * longer has is dropped). `value` as in the API's Monitor; null with a `note` saying why.
+ */
+export const monitorReadingSchema = monitorDefinitionSchema.extend({ value: shortText.nullable(), note: shortText.nullable() });
+export type MonitorReading = z.infer<typeof monitorReadingSchema>;
+export const monitorReadingsSchema = z.array(monitorReadingSchema).max(MONITORS_PER_DEVICE_MAX);
+
+/**
+ * `monitors.set`: every monitor of the device, replacing what the agent had. `revision` orders the
+ * lists (the console sends one at each change and each time the device comes online; a list that
+ * arrives after a newer one is ignored). The answer: `{ readings }`, each monitor evaluated.
+ */
+export const monitorsSetRequestSchema = z.object({
+  revision: z.number().int().nonnegative(),
+  monitors: z.array(monitorDefinitionSchema).max(MONITORS_PER_DEVICE_MAX),
+});
+export type MonitorsSetRequest = z.infer<typeof monitorsSetRequestSchema>;
+export const monitorsSetReplySchema = z.object({ readings: monitorReadingsSchema });
+
 /** `fl/d/{id}/properties`: the full picture, sent on connect and when it changes. */
 export const propertiesPayloadSchema = z.object({
   properties: z
@@ -64,6 +89,8 @@ export const propertiesPayloadSchema = z.object({
     .refine((p) => Object.keys(p).length <= 256, 'Too many properties.'),
   addresses: z.array(addressPayloadSchema).max(64),
   drives: z.array(drivePayloadSchema).max(64),
+  /** The monitors' readings, once the console has told the agent its monitors (`monitors.set`). */
+  monitors: monitorReadingsSchema.optional(),
 });
 export type PropertiesPayload = z.infer<typeof propertiesPayloadSchema>;
 
@@ -106,6 +133,7 @@ export const RequestName = {
   SendFile: 'file.send',
   FetchFile: 'file.fetch',
   CancelTransfer: 'transfer.cancel',
+  SetMonitors: 'monitors.set',
 } as const;
 
 /** Reasons in a reply's `code`. */

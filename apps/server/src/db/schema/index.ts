@@ -6,3 +6,4 @@ export * from './servers.js';
 export * from './audit.js';
 export * from './drive-scans.js';
 export * from './transfers.js';
+export * from './monitors.js';

@@ -6,16 +6,18 @@ import { enrollmentRoutes } from '../enrollment/enrollment.routes.js';
 import { blobRoutes } from '../transfers/blob.routes.js';
 import { transfersRoutes } from '../transfers/transfers.routes.js';
 import { serversRoutes } from '../servers/servers.routes.js';
+import { monitorsRoutes } from '../monitors/monitors.routes.js';
 import { metricsRoutes } from '../telemetry/metrics.routes.js';
 import type { Messaging } from './messaging.js';
 
-/** Routes of servers, agent enrollment, commands, files, transfers and metrics. */
+/** Routes of servers, agent enrollment, commands, files, transfers, monitors and metrics. */
 export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy }> = async (app, { messaging, policy }) => {
   await app.register(serversRoutes, { service: messaging.servers });
   await app.register(enrollmentRoutes, { service: messaging.enrollment, perMinute: messaging.enrollPerMinute });
   await app.register(commandsRoutes, { service: messaging.commands });
   await app.register(filesRoutes, { files: messaging.files, scans: messaging.driveScans });
   await app.register(transfersRoutes, { service: messaging.transfers, uploadMaxBytes: messaging.uploadMaxBytes });
+  await app.register(monitorsRoutes, { service: messaging.monitors });
   await app.register(blobRoutes, { gate: messaging.blobGate });
   await app.register(metricsRoutes, { repo: messaging.telemetry, policy });
 };

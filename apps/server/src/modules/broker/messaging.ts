@@ -15,6 +15,8 @@ import { ServersService } from '../servers/servers.service.js';
 import { DriveScanService } from '../files/drive-scan.service.js';
 import { DriveScansRepository } from '../files/drive-scans.repository.js';
 import { FilesService } from '../files/files.service.js';
+import { MonitorsRepository } from '../monitors/monitors.repository.js';
+import { MonitorsService } from '../monitors/monitors.service.js';
 import { TelemetryRepository } from '../telemetry/telemetry.repository.js';
 import { TelemetryService } from '../telemetry/telemetry.service.js';
 import { BlobGate } from '../transfers/blob-gate.js';
@@ -37,6 +39,7 @@ export interface Messaging {
   files: FilesService;
   driveScans: DriveScanService;
   transfers: TransfersService;
+  monitors: MonitorsService;
   blobGate: BlobGate;
   blobSweeper: BlobSweeper;
   uploadMaxBytes: number;
@@ -63,6 +66,8 @@ export async function startMessaging(o: {
   const telemetryRepo = new TelemetryRepository(db);
   const devices = new DevicesRepository(db);
   const policy = new OrganizationPolicy(new MembershipRepository(db));
+  const monitorsRepo = new MonitorsRepository(db);
+  const monitors = new MonitorsService({ repo: monitorsRepo, devices, hub, policy, audit, log });
   const telemetry = new TelemetryService({
     repo: telemetryRepo,
     devices,
@@ -72,6 +77,8 @@ export async function startMessaging(o: {
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     pingSeconds: env.DEVICE_PING_SECONDS,
     onMisplaced: (deviceId, serverId) => servers.redirect(deviceId, serverId),
+    onOnline: (deviceId) => void monitors.sendList(deviceId),
+    monitorReadings: monitorsRepo,
   });
   hub.handler = telemetry;
   await hub.start();
@@ -102,6 +109,7 @@ export async function startMessaging(o: {
     files: new FilesService({ policy, devices, hub, audit }),
     driveScans,
     transfers: new TransfersService({ policy, devices, hub, audit, blobs, repo: transfersRepo, uploadMaxBytes: env.UPLOAD_MAX_BYTES, log }),
+    monitors,
     blobGate: new BlobGate({ repo: transfersRepo, blobs, credentials }),
     blobSweeper,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,

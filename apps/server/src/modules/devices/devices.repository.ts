@@ -1,7 +1,7 @@
-import type { DeviceBranch, DeviceTotals } from '@fleetlink/contract';
+import type { DeviceBranch, DeviceTotals, MonitorType } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { deviceSearch, deviceServers, devices, organizationDomains, organizationMembers, organizations, servers } from '../../db/schema/index.js';
+import { deviceSearch, deviceServers, devices, monitors, organizationDomains, organizationMembers, organizations, servers } from '../../db/schema/index.js';
 import { idPrefixRange, toPrefixQuery } from './device-search.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -11,6 +11,18 @@ export interface DeviceWithOrganization {
   organization: { id: string; type: 'PERSONAL' | 'COMPANY'; name: string; domains: string[] };
   /** The servers it is assigned to (message, proxy), as urls only: credentials never leave the servers module. */
   servers: { url: string }[];
+  /** Its monitors with their last readings, oldest first (`observedAt` as PostgreSQL writes a time in JSON). */
+  monitors: MonitorRow[];
+}
+
+export interface MonitorRow {
+  id: string;
+  name: string;
+  type: MonitorType;
+  path: string;
+  value: string | null;
+  note: string | null;
+  observedAt: string | null;
 }
 
 export interface DeviceWrite {
@@ -47,8 +59,14 @@ const serverUrls = sql<{ url: string }[]>`coalesce((select json_agg(json_build_o
     inner join ${servers} on ${servers.id} = ${deviceServers.serverId}
     where ${deviceServers.deviceId} = ${devices.id}), '[]'::json)`;
 
+/** The device's monitors, one correlated sub-select on the (device, name) index. */
+const monitorRows = sql<MonitorRow[]>`coalesce((select json_agg(json_build_object('id', ${monitors.id}, 'name', ${monitors.name},
+    'type', ${monitors.type}, 'path', ${monitors.path}, 'value', ${monitors.value}, 'note', ${monitors.note},
+    'observedAt', ${monitors.observedAt}) order by ${monitors.createdAt}, ${monitors.name})
+    from ${monitors} where ${monitors.deviceId} = ${devices.id}), '[]'::json)`;
+
 /** What every device answer selects. */
-const answerColumns = { device: deviceColumns, organization: organizationColumns, servers: serverUrls };
+const answerColumns = { device: deviceColumns, organization: organizationColumns, servers: serverUrls, monitors: monitorRows };
 
 /** Up to this many matches a page is collected and sorted; above it, read off the name index. */
 const FEW_MATCHES = 5000;

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { AuditKind, type Device, type DeviceForm, type DeviceListItem, type DeviceSearchQuery, type DeviceSearchResult } from '@fleetlink/contract';
+import { AuditKind, monitorPropertyKey, type Device, type DeviceForm, type DeviceListItem, type DeviceSearchQuery, type DeviceSearchResult, type Monitor } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { fieldChanges } from '../audit/field-changes.js';
 import { canManage, type OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { DriveScansRepository } from '../files/drive-scans.repository.js';
-import type { DeviceWithOrganization, DeviceWrite, DevicesRepository } from './devices.repository.js';
+import type { DeviceWithOrganization, DeviceWrite, DevicesRepository, MonitorRow } from './devices.repository.js';
 
 /** The installation key: a secret the agent presents at enrollment (256 random bits). */
 export const newInstallationKey = () => randomBytes(32).toString('base64url');
@@ -104,7 +104,8 @@ const EDITABLE = ['name', 'description', 'branch', 'tags', 'organizationId'] as 
 /** What a device form says, as the audit trail keeps it. */
 const formDetails = (form: DeviceForm) => ({ name: form.name, branch: form.branch, ...(form.tags?.length ? { tags: form.tags } : {}) });
 
-export function toListItem({ device: d, organization, servers }: DeviceWithOrganization): DeviceListItem {
+export function toListItem({ device: d, organization, servers, monitors: monitorRows }: DeviceWithOrganization): DeviceListItem {
+  const monitors = monitorRows.map(toMonitor);
   return {
     id: d.id,
     name: d.name,
@@ -113,17 +114,23 @@ export function toListItem({ device: d, organization, servers }: DeviceWithOrgan
     tags: d.tags,
     branch: d.branch,
     organization,
-    properties: d.properties ?? null,
+    properties: d.properties ? { ...d.properties, ...monitorProperties(monitors) } : null,
     addresses: d.addresses,
     drives: d.drives as DeviceListItem['drives'],
     lastResponse: d.lastResponse ? new Date(d.lastResponse).toISOString() : null,
     latency: d.latency,
     servers: servers ?? [],
-    // Monitors and tunnels arrive with their capabilities.
-    monitors: [],
+    monitors,
+    // Tunnels arrive with their capability.
     tunnels: [],
   };
 }
+
+export const toMonitor = (m: MonitorRow): Monitor => ({ ...m, observedAt: m.observedAt ? new Date(m.observedAt).toISOString() : null });
+
+/** SPEC §3 reports each monitor's value as the property `monitor:{name}`; one without a value has none. */
+const monitorProperties = (monitors: Monitor[]) =>
+  Object.fromEntries(monitors.filter((m) => m.value !== null).map((m) => [monitorPropertyKey(m.name), m.value!]));
 
 /** The installation key goes only to those who may manage the device: with it, one could enroll as the device. */
 export function toDevice(row: DeviceWithOrganization, manage: boolean): Device {

@@ -2,6 +2,7 @@ import type { HubLog } from '../broker/hub-connection.js';
 import type { DeviceMessage, DeviceTrafficHandler, MessageHub } from '../broker/message-hub.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
+import type { MonitorsRepository } from '../monitors/monitors.repository.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
 export interface TelemetryOptions {
@@ -14,6 +15,10 @@ export interface TelemetryOptions {
   pingSeconds: number;
   /** Called when a device comes online on a server it is not assigned to (it missed a migration). */
   onMisplaced?(deviceId: string, serverId: string): Promise<void>;
+  /** Called each time a device says it is online (each connect of its agent), without waiting. */
+  onOnline?(deviceId: string): void;
+  /** Where the monitors' readings that come with properties go. */
+  monitorReadings?: Pick<MonitorsRepository, 'recordReadings'>;
   /** How long heartbeats and load samples wait to be written together (default 1000 ms). */
   flushMs?: number;
 }
@@ -111,6 +116,7 @@ export class TelemetryService implements DeviceTrafficHandler {
           if (changed) this.o.log.info({ deviceId, serverId }, 'device online');
           this.maybePing(deviceId, serverId, changed);
           await this.checkPlacement(deviceId, serverId);
+          this.o.onOnline?.(deviceId);
         } else if (await this.isAssignedTo(deviceId, serverId)) {
           // A heartbeat still waiting to be written must not bring it back.
           this.beats.delete(deviceId);
@@ -131,6 +137,7 @@ export class TelemetryService implements DeviceTrafficHandler {
           addresses: message.payload.addresses,
           drives: message.payload.drives,
         });
+        if (message.payload.monitors) await this.o.monitorReadings?.recordReadings(deviceId, message.payload.monitors, now);
         // Proof of life like a heartbeat, written with them.
         this.beats.set(deviceId, now);
         this.scheduleFlush();

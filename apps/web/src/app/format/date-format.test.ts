@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatLongDate } from './date-format';
+import { formatDateTime, formatDayMonthTime, formatLongDate } from './date-format';
 
 describe('formatDateTime', () => {
   it('formats day/month/year hour:minute:second in local time', () => {
@@ -15,5 +15,12 @@ describe('formatDateTime', () => {
 describe('formatLongDate', () => {
   it('writes the month name', () => {
     expect(formatLongDate(new Date(2023, 2, 27))).toBe('27 March 2023');
+  });
+});
+
+describe('formatDayMonthTime', () => {
+  it("writes 'dd MMM yyyy HH:mm' with an English short month, zero padded, 24-hour clock", () => {
+    expect(formatDayMonthTime(new Date(2026, 2, 5, 14, 7, 59))).toBe('05 Mar 2026 14:07');
+    expect(formatDayMonthTime(new Date(2023, 11, 31, 0, 0))).toBe('31 Dec 2023 00:00');
   });
 });

@@ -9,6 +9,13 @@ export function formatDateTime(date: Date): string {
   return `${day} ${time}`;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `05 Mar 2026 14:07`: 'dd MMM yyyy HH:mm' in local time (SPEC §2 monitor values). */
+export function formatDayMonthTime(date: Date): string {
+  return `${pad2(date.getDate())} ${MONTHS[date.getMonth()]} ${date.getFullYear()} ${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
+}
+
 /** `27 March 2023`: long date for prose such as 'Last updated'. */
 export function formatLongDate(date: Date): string {
   return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });

@@ -10,11 +10,13 @@ import { ManagersOnly } from './detail/ManagersOnly';
 import { DeviceCreatePage, DeviceEditPage } from './form/DeviceFormPages';
 import { DeviceSearchPage } from './search/DeviceSearchPage';
 import { DeviceStoragePage } from './files/DeviceStoragePage';
+import { DeviceMonitorsPage } from './monitors/DeviceMonitorsPage';
+import { MonitorFormPage } from './monitors/MonitorFormPage';
 import { DeviceSummaryPage } from './summary/DeviceSummaryPage';
 
 /**
  * Everything under /devices (SPEC §2 Devices); mounted by the shell's router. Tabs whose capability
- * is not built yet (Network, Monitor) show the plain not-found page.
+ * is not built yet (Network) show the plain not-found page.
  */
 export function DevicesRoutes() {
   return (
@@ -25,6 +27,9 @@ export function DevicesRoutes() {
       <Route path=":id" element={<DeviceLayout />}>
         <Route index element={<DeviceSummaryPage />} />
         <Route path="file" element={<DeviceStoragePage />} />
+        <Route path="monitor" element={<DeviceMonitorsPage />} />
+        <Route path="monitor/new" element={<ManagersOnly><MonitorFormPage /></ManagersOnly>} />
+        <Route path="monitor/:monitorId" element={<ManagersOnly><MonitorFormPage/></ManagersOnly>} />
         <Route path="install" element={<DeviceInstallPage />} />
         <Route path="edit" element={<ManagersOnly><DeviceEditPage /></ManagersOnly>} />
         <Route path="delete" element={<ManagersOnly><DeviceDeletePage /></ManagersOnly>} />

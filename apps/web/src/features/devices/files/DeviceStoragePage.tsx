@@ -3,7 +3,7 @@ import { Alert, Anchor, Breadcrumbs, Button, Group, Loader, Select, Stack, Switc
 import { useQueryClient } from '@tanstack/react-query';
 import { IconChartPie, IconFolderPlus, IconPlugConnectedX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useCurrentDevice } from '../detail/DeviceLayout';
 import { deviceKeys } from '../device-api';
 import { DeleteEntryModal } from './DeleteEntryModal';
@@ -39,6 +39,7 @@ function Storage() {
   const device = useCurrentDevice();
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
   const location = readLocation(params);
   const listing = useFolderListing(device.id, location, true);
   const createFolder = useCreateFolder(device.id);
@@ -174,6 +175,7 @@ function Storage() {
             onOpen={(f) => go({ path: f.path })}
             onRename={setRenaming}
             onDelete={setDeleting}
+            onMonitor={(f) => void navigate(`/devices/${device.id}/monitor/new?${new URLSearchParams({ path: f.path })}`)}
             onDownload={(f) => download.mutate(f.path)}
             downloading={download.isPending ? download.variables : undefined}
           />

@@ -1,16 +1,18 @@
 import type { FileEntry } from '@fleetlink/contract';
 import { ActionIcon, Anchor, Badge, Group, Loader, Menu, Table, Text } from '@mantine/core';
-import { IconDots, IconDownload, IconFile, IconFolder, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconDownload, IconEye, IconFile, IconFolder, IconPencil, IconTrash } from '@tabler/icons-react';
 import { formatDateTime } from '../../../app/format/date-format';
 import { formatBytes } from '../summary/units';
 
 interface FileTableProps {
   files: FileEntry[];
-  /** Whether the row menu has Rename and Delete: CREATOR or ADMIN of the organization. */
+  /** Whether the row menu has Rename, Delete and Monitor: CREATOR or ADMIN of the organization. */
   canChange: boolean;
   onOpen: (folder: FileEntry) => void;
   onRename: (entry: FileEntry) => void;
   onDelete: (entry: FileEntry) => void;
+  /** Opens the monitor form for the entry's path. */
+  onMonitor: (entry: FileEntry) => void;
   /** Download is there for every member, on files. */
   onDownload: (file: FileEntry) => void;
   /** The path of the file the device is sending now. */
@@ -21,7 +23,7 @@ interface FileTableProps {
  * The entries of a folder (SPEC §2 Storage page): name (a folder opens on click), size in base 1024,
  * last change, a hidden marker, and the row menu. Names are the device's: shown as text, never markup.
  */
-export function FileTable({ files, canChange, onOpen, onRename, onDelete, onDownload, downloading }: FileTableProps) {
+export function FileTable({ files, canChange, onOpen, onRename, onDelete, onMonitor, onDownload, downloading }: FileTableProps) {
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table striped highlightOnHover verticalSpacing={6} data-testid="file-table">
@@ -93,6 +95,9 @@ export function FileTable({ files, canChange, onOpen, onRename, onDelete, onDown
                           </Menu.Item>
                           <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(f)}>
                             Delete
+                          </Menu.Item>
+                          <Menu.Item leftSection={<IconEye size={14} />} onClick={() => onMonitor(f)}>
+                            Monitor
                           </Menu.Item>
                         </>
                       ) : null}

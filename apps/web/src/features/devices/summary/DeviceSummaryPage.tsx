@@ -4,6 +4,7 @@ import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../app/format/date-format';
 import { useCurrentDevice } from '../detail/DeviceLayout';
+import { MonitorValue } from '../monitors/MonitorValue';
 import { lastResponseText } from '../search/DeviceCard';
 import { DeviceLoad, DeviceTimeline } from './DeviceMetrics';
 import { SummaryCard } from './SummaryCard';
@@ -45,7 +46,6 @@ export function DeviceSummaryPage() {
   const p = device.properties ?? {};
   const prop = (key: string) => p[key] || undefined;
   const num = (key: string) => numberProperty(device.properties, key);
-  const monitors = Object.entries(p).filter(([k]) => k.startsWith('monitor:'));
   const OrgIcon = device.organization.type === 'COMPANY' ? IconBuilding : IconUser;
   const cpuLoad = num('cpu.sys.load');
   const javaTotal = num('java.mem.total');
@@ -88,7 +88,8 @@ export function DeviceSummaryPage() {
           ['Hostname', prop('hostname')],
           ['Agent user', prop('user.name')],
           ['User home', prop('user.home')],
-          ...monitors.map(([k, v]) => [`Monitor ${k.slice('monitor:'.length)}`, v] as [string, string]),
+          // SPEC §2 'optional monitors': each by its name, its value shown by type.
+          ...device.monitors.map((m) => [`Monitor ${m.name}`, <MonitorValue key={m.id} monitor={m} />] as [string, React.ReactNode]),
         ]}
       />
       <SummaryCard

@@ -12,7 +12,7 @@ export function SummaryCard({ title, rows, children }: { title: string; rows?: [
       <Stack gap={4}>
         {shown.map(([label, value], i) => (
           <Group key={`${label}-${i}`} gap="xs" align="flex-start" wrap="nowrap">
-            <Text size="sm" c="dimmed" w={150} style={{ flexShrink: 0 }}>
+            <Text size="sm" c="dimmed" w={150} style={{ flexShrink: 0, overflowWrap: 'anywhere' }}>
               {label}
             </Text>
             <Text size="sm" component="div" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
