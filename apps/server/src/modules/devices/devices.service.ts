@@ -114,7 +114,7 @@ export function toListItem({ device: d, organization, servers, monitors: monitor
     tags: d.tags,
     branch: d.branch,
     organization,
-    properties: d.properties ? { ...d.properties, ...monitorProperties(monitors) } : null,
+    properties: d.properties ? withMonitorProperties(d.properties, monitors) : null,
     addresses: d.addresses,
     drives: d.drives as DeviceListItem['drives'],
     lastResponse: d.lastResponse ? new Date(d.lastResponse).toISOString() : null,
@@ -128,9 +128,16 @@ export function toListItem({ device: d, organization, servers, monitors: monitor
 
 export const toMonitor = (m: MonitorRow): Monitor => ({ ...m, observedAt: m.observedAt ? new Date(m.observedAt).toISOString() : null });
 
-/** SPEC §3 reports each monitor's value as the property `monitor:{name}`; one without a value has none. */
-const monitorProperties = (monitors: Monitor[]) =>
-  Object.fromEntries(monitors.filter((m) => m.value !== null).map((m) => [monitorPropertyKey(m.name), m.value!]));
+/**
+ * SPEC §3 reports each monitor's value as the property `monitor:{name}` (one without a value has
+ * none). They come from the monitors' own readings: a `monitor:` key an agent put among its
+ * properties itself names no monitor of the console's, and is left out.
+ */
+function withMonitorProperties(properties: Record<string, string>, monitors: Monitor[]): Record<string, string> {
+  const reported = Object.entries(properties).filter(([key]) => !key.startsWith(monitorPropertyKey('')));
+  const values = monitors.filter((m) => m.value !== null).map((m) => [monitorPropertyKey(m.name), m.value!]);
+  return Object.fromEntries([...reported, ...values]);
+}
 
 /** The installation key goes only to those who may manage the device: with it, one could enroll as the device. */
 export function toDevice(row: DeviceWithOrganization, manage: boolean): Device {

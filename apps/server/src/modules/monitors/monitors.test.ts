@@ -19,6 +19,8 @@ import {
   type AgentProcess,
   type MessagingSetup,
 } from '../broker/broker.test-support.js';
+import { eq, sql } from 'drizzle-orm';
+import { devices } from '../../db/schema/index.js';
 import { expectError } from '../../testing/expect-error.js';
 import { MonitorsRepository } from './monitors.repository.js';
 
@@ -176,13 +178,21 @@ function monitorsSuite(setup: () => Promise<MessagingSetup>, opts: { full: boole
     ]);
   });
 
-  it('keeps a reading only for the definition it read', async () => {
+  it('keeps a reading only for the definition it read, and monitor properties only of monitors', async () => {
     const m = await created({ name: 'exact', type: 'SIZE', path: path.join(tree, 'log.txt') });
     const repo = new MonitorsRepository(s.tc.database.db);
     await repo.recordReadings(device.id, [{ id: m.id, type: 'SIZE', path: '/elsewhere', value: '1', note: null }], new Date());
     await repo.recordReadings(device.id, [{ id: m.id, type: 'UPDATE', path: m.path, value: '2', note: null }], new Date());
     expect((await monitorNamed('exact')).value).toBe(m.value);
     await remove(m.id);
+    // An agent's own monitor:{name} property names no monitor: it is not shown as one.
+    await s.tc.database.db
+      .update(devices)
+      .set({ properties: sql`${devices.properties} || '{"monitor:forged":"1"}'::jsonb` })
+      .where(eq(devices.id, device.id));
+    const d = await getDevice();
+    expect(d.properties).not.toHaveProperty('monitor:forged');
+    expect(d.properties).toHaveProperty('monitor:log size');
   });
 
   it('keeps monitors and last readings while the device is offline, and sends them when its agent is back', async () => {
