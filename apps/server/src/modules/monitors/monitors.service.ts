@@ -10,6 +10,7 @@ import {
 import type { Principal } from '../../auth/principal.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import { fieldChanges } from '../audit/field-changes.js';
 import type { HubLog } from '../broker/hub-connection.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
@@ -23,6 +24,9 @@ import type { MonitorRecord, MonitorsRepository } from './monitors.repository.js
  * reading comes with the next report instead, and the change stands either way.
  */
 const FIRST_READING_TIMEOUT_MS = 10_000;
+
+/** What a monitor edit can change, as the audit trail compares it. */
+const EDITABLE = ['name', 'type', 'path'] as const;
 
 const TEXTS = {
   notFound: 'Monitor not found.',
@@ -68,8 +72,10 @@ export class MonitorsService {
     );
   }
 
-  update(p: Principal, deviceId: string, id: string, form: MonitorForm): Promise<Monitor> {
-    const action = { kind: AuditKind.MonitorUpdate, deviceId, details: { id, ...form } };
+  async update(p: Principal, deviceId: string, id: string, form: MonitorForm): Promise<Monitor> {
+    const before = await this.deps.repo.find(deviceId, id);
+    const details = before ? { id, name: form.name, changes: fieldChanges(before, form, EDITABLE) } : { id, ...form };
+    const action = { kind: AuditKind.MonitorUpdate, deviceId, details };
     return this.deps.audit.track(p, action, async () => {
       await this.deps.policy.writeDevice(p, deviceId);
       const row = await this.deps.repo.update(deviceId, id, form).catch(this.nameTaken(form.name));

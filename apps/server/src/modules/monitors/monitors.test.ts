@@ -168,6 +168,11 @@ function monitorsSuite(setup: () => Promise<MessagingSetup>, opts: { full: boole
     const audit = await s.tc.api(`/api/audit?device=${device.id}`, { token: admin });
     const entries = (await audit.json()).entries as { kind: string; outcome: string; details: Record<string, unknown> }[];
     const ours = entries.filter((e) => e.details.id === m.id).map((e) => [e.kind, e.outcome, e.details.name]);
+    expect(entries.find((e) => e.kind === 'monitor.update' && e.outcome === 'ok')!.details.changes).toEqual({
+      name: ['matrix', 'matrix renamed'],
+      type: ['SIZE', 'UPDATE'],
+      path: [path.join(tree, 'log.txt'), path.join(tree, 'app')],
+    });
     expect(ours).toEqual([
       ['monitor.delete', 'error', undefined],
       ['monitor.delete', 'ok', 'matrix renamed'],
