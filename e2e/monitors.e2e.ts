@@ -41,6 +41,9 @@ describe('monitors', () => {
 
     // The form comes with the row's path and name; SPEC §5's messages before anything is sent.
     await page.waitForURL(/\/monitor\/new\?/);
+    const crumbs = page.getByLabel('Breadcrumb');
+    await expect.poll(async () => (await crumbs.innerText()).split(/\s*\/\s*/)).toEqual(['Devices', `Monitored box ${STAMP}`, 'Monitor', 'New monitor']);
+    expect(await crumbs.getByRole('link', { name: 'Monitor', exact: true }).getAttribute('href')).toBe(`/devices/${live!.deviceId}/monitor`);
     const name = page.getByRole('textbox', { name: 'Name' });
     const where = page.getByRole('textbox', { name: 'Path' });
     expect(await where.inputValue()).toBe(log);
@@ -101,8 +104,10 @@ describe('monitors', () => {
   });
 
   it('lets a USER member read monitors, without the means to change them', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const made = await suite.api(admin, 'POST', `/api/device/${live!.deviceId}/monitor`, { name: 'for members', type: 'SIZE', path: tree });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
     const { page, pageErrors } = await suite.signedIn(user, `/devices/${live!.deviceId}/monitor`);
-    const card = page.getByTestId('monitor-card').filter({ hasText: 'gone' });
+    const card = page.getByTestId('monitor-card').filter({ hasText: 'for members' });
     await card.waitFor();
     expect(await card.getByRole('button').count()).toBe(0);
     expect(await card.getByRole('link').count()).toBe(0);

@@ -4,7 +4,6 @@ import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
 import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
-import { entityLabel } from '../../../app/format/entity-label';
 import { TabBar } from '../../../app/tab-bar/TabBar';
 import { AccessDeniedPage } from '../../access-denied/AccessDeniedPage';
 import { NotFoundPage } from '../../not-found/NotFoundPage';
@@ -12,6 +11,7 @@ import { DeviceStatusIcon } from '../DeviceStatusIcon';
 import { useDevice } from '../device-api';
 import { useRecentDevices } from '../recent/useRecentDevices';
 import { DeviceSearchBox } from '../search/DeviceSearchBox';
+import { deviceCrumbs } from './device-crumbs';
 import { deviceTabs, isAdminOnlyPath, redirectFor } from './device-tabs';
 
 /** The device every tab of /devices/{id} renders. */
@@ -43,17 +43,10 @@ export function DeviceLayout() {
   const tabs = deviceTabs(device, isAdmin);
   const redirect = redirectFor(pathname, tabs);
   if (redirect) return <Navigate to={redirect} replace />;
-  const current = tabs.find((t) => pathname.replace(/\/+$/, '') === t.routerLink);
 
   return (
     <Stack gap="md">
-      <AppBreadcrumbs
-        items={[
-          { label: 'Devices', to: '/devices' },
-          { label: entityLabel(device), to: current ? `/devices/${device.id}` : undefined },
-          ...(current && current.label !== 'Summary' ? [{ label: current.label }] : []),
-        ]}
-      />
+      <AppBreadcrumbs items={deviceCrumbs(device, tabs, pathname)} />
       <DeviceSearchBox />
       <Group gap="sm" wrap="nowrap" align="center">
         <DeviceStatusIcon online={device.online} installed={device.properties !== null} size={28} />

@@ -77,7 +77,7 @@ export function MonitorFormPage() {
           withAsterisk
           maxLength={MONITOR_PATH_MAX}
           placeholder="/var/log/app.log"
-          ff="monospace"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           description="A file or folder on the device, from its root."
           {...form.getInputProps('path')}
         />
