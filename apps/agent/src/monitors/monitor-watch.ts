@@ -17,9 +17,15 @@ export class MonitorWatch {
     return this.last;
   }
 
-  /** A new connection: the console sends the list again, and that one counts whatever its number. */
+  /**
+   * A new connection: the console sends the list again if the device has monitors (and that one
+   * counts whatever its number); until then there are none, so monitors removed while the agent was
+   * away are not read on.
+   */
   connected(): void {
     this.revision = undefined;
+    this.monitors = [];
+    this.last = undefined;
   }
 
   /** Takes the console's list (unless a newer one came first) and reads every monitor on it. */

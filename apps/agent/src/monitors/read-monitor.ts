@@ -17,7 +17,7 @@ export const FOLDER_WALK_BUDGET_MS = 3000;
  * that cannot be read gives no value and a note that says why.
  */
 export async function readMonitor(def: MonitorDefinition, budgetMs = FOLDER_WALK_BUDGET_MS): Promise<MonitorReading> {
-  const reading = (value: string | null, note: string | null = null): MonitorReading => ({ ...def, value, note });
+  const reading = (value: string | null, note: string | null = null): MonitorReading => ({ ...def, value, note: note && bounded(note) });
   let p = def.path;
   try {
     p = devicePath(def.path);
@@ -35,6 +35,10 @@ export async function readMonitor(def: MonitorDefinition, budgetMs = FOLDER_WALK
     return reading(null, fsRefusal(err, p, 'read').message);
   }
 }
+
+/** A note stays well inside what a reading may carry (a filesystem's message can be long). */
+const NOTE_MAX = 512;
+const bounded = (note: string) => (note.length > NOTE_MAX ? `${note.slice(0, NOTE_MAX - 1)}…` : note);
 
 /** Bytes of every file under a folder and its newest change, on its own filesystem, links not followed. */
 async function walkFolder(root: string, device: number, rootModified: number, answerBy: number) {

@@ -77,7 +77,7 @@ export async function startMessaging(o: {
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     pingSeconds: env.DEVICE_PING_SECONDS,
     onMisplaced: (deviceId, serverId) => servers.redirect(deviceId, serverId),
-    onOnline: (deviceId) => void monitors.sendList(deviceId),
+    onOnline: (deviceId) => void monitors.sendList(deviceId, { unlessNone: true }),
     monitorReadings: monitorsRepo,
   });
   hub.handler = telemetry;

@@ -103,13 +103,16 @@ export class MonitorsService {
   }
 
   /**
-   * Sends the device its monitors and records what it reads there; false when it could not (the
+   * Sends the device its monitors and records what it reads there; false when it did not (the
    * device is offline, or did not answer in time: it gets the list when it next comes online).
-   * Never throws: the monitors are saved whatever the device does.
+   * `unlessNone` skips a device without monitors: an agent starts each connection with none, so a
+   * fleet that reconnects at once costs one count each. Never throws: the monitors are saved
+   * whatever the device does.
    */
-  async sendList(deviceId: string): Promise<boolean> {
+  async sendList(deviceId: string, opts: { unlessNone?: boolean } = {}): Promise<boolean> {
     try {
       if (!(await this.deps.devices.isOnline(deviceId))) return false;
+      if (opts.unlessNone && (await this.deps.repo.countOf(deviceId)) === 0) return false;
       const list = await this.deps.repo.listForAgent(deviceId);
       const answer = await this.deps.hub.request(deviceId, RequestName.SetMonitors, list, { timeoutMs: FIRST_READING_TIMEOUT_MS });
       const reply = monitorsSetReplySchema.safeParse(answer);
