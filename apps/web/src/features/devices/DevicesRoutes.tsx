@@ -29,7 +29,7 @@ export function DevicesRoutes() {
         <Route path="file" element={<DeviceStoragePage />} />
         <Route path="monitor" element={<DeviceMonitorsPage />} />
         <Route path="monitor/new" element={<ManagersOnly><MonitorFormPage /></ManagersOnly>} />
-        <Route path="monitor/:monitorId" element={<ManagersOnly><MonitorFormPage/></ManagersOnly>} />
+        <Route path="monitor/:monitorId" element={<ManagersOnly><MonitorFormPage /></ManagersOnly>} />
         <Route path="install" element={<DeviceInstallPage />} />
         <Route path="edit" element={<ManagersOnly><DeviceEditPage /></ManagersOnly>} />
         <Route path="delete" element={<ManagersOnly><DeviceDeletePage /></ManagersOnly>} />
