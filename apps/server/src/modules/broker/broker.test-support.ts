@@ -113,6 +113,27 @@ export async function runAgentOnline(
   return agent;
 }
 
+/** What a suite about one live device starts from: the seeded accounts' tokens, and the device with its agent. */
+export interface OnlineMemberDevice {
+  admin: string;
+  user: string;
+  guest: string;
+  device: { id: string; key: string; organizationId: string };
+  agent: AgentProcess;
+}
+
+/**
+ * Once the hub is connected to the suite's message server: tokens for admin@, user@ and guest@, and
+ * a device of a new organization (admin@ ADMIN, user@ USER) whose real agent is online.
+ */
+export async function onlineMemberDevice(s: MessagingSetup, name: string, cleanup: { agents: AgentProcess[]; dirs: string[] }): Promise<OnlineMemberDevice> {
+  await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
+  const [admin, user, guest] = await Promise.all([s.tc.token(ADMIN_EMAIL), s.tc.token(USER_EMAIL), s.tc.token(GUEST_EMAIL)]);
+  const device = await memberDevice(s.tc.database.db, name);
+  const agent = await runAgentOnline(s.tc, device, cleanup);
+  return { admin, user, guest, device, agent };
+}
+
 /** A console and the message server its suite runs against: the embedded broker, or a Mosquitto of its own. */
 export interface MessagingSetup {
   tc: TestConsole;

@@ -3,18 +3,16 @@ import path from 'node:path';
 import { COMMAND_OUTPUT_MAX_BYTES, commandOutputSchema, type CommandFormInput } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN_EMAIL,
-  GUEST_EMAIL,
   createDevice,
   deviceRow,
   embeddedSetup,
   memberDevice as createMemberDevice,
   mosquittoBin,
   mosquittoSetup,
+  onlineMemberDevice,
   runAgentOnline,
   tempDir,
   tearDown,
-  USER_EMAIL,
   waitFor,
   type AgentProcess,
   type MessagingSetup,
@@ -60,10 +58,7 @@ function commandSuite(setup: () => Promise<MessagingSetup>) {
 
   beforeAll(async () => {
     s = await setup();
-    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
-    [admin, user, guest] = await Promise.all([s.tc.token(ADMIN_EMAIL), s.tc.token(USER_EMAIL), s.tc.token(GUEST_EMAIL)]);
-    device = await memberDevice('commands');
-    agent = await runAgent(device);
+    ({ admin, user, guest, device, agent } = await onlineMemberDevice(s, 'commands', { agents, dirs }));
   });
 
   afterAll(() => tearDown(s, { agents, dirs }));

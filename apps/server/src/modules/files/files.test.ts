@@ -5,17 +5,15 @@ import { promisify } from 'node:util';
 import { deviceSchema, driveOf, FILE_LISTING_PAGE_MAX, fileListingSchema, type FileListing } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN_EMAIL,
   createDevice,
   embeddedSetup,
-  GUEST_EMAIL,
   memberDevice,
   mosquittoBin,
   mosquittoSetup,
+  onlineMemberDevice,
   runAgentOnline,
   tempDir,
   tearDown,
-  USER_EMAIL,
   waitFor,
   type AgentProcess,
   type MessagingSetup,
@@ -58,10 +56,7 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
 
   beforeAll(async () => {
     s = await setup();
-    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
-    [admin, user, guest] = await Promise.all([s.tc.token(ADMIN_EMAIL), s.tc.token(USER_EMAIL), s.tc.token(GUEST_EMAIL)]);
-    device = await memberDevice(s.tc.database.db, 'storage');
-    await runAgentOnline(s.tc, device, { agents, dirs });
+    ({ admin, user, guest, device } = await onlineMemberDevice(s, 'storage', { agents, dirs }));
     tree = tempDir('fleetlink-files-');
     dirs.push(tree);
     mkdirSync(path.join(tree, 'docs'));

@@ -3,18 +3,14 @@ import path from 'node:path';
 import { deviceSchema, monitorSchema, type Monitor } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN_EMAIL,
   deviceRow,
   embeddedSetup,
-  GUEST_EMAIL,
-  memberDevice,
   mosquittoBin,
   mosquittoSetup,
-  runAgentOnline,
+  onlineMemberDevice,
   spawnAgent,
   tempDir,
   tearDown,
-  USER_EMAIL,
   waitFor,
   type AgentProcess,
   type MessagingSetup,
@@ -60,10 +56,7 @@ function monitorsSuite(setup: () => Promise<MessagingSetup>, opts: { full: boole
 
   beforeAll(async () => {
     s = await setup();
-    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
-    [admin, user, guest] = await Promise.all([s.tc.token(ADMIN_EMAIL), s.tc.token(USER_EMAIL), s.tc.token(GUEST_EMAIL)]);
-    device = await memberDevice(s.tc.database.db, 'monitored');
-    agent = await runAgentOnline(s.tc, device, { agents, dirs });
+    ({ admin, user, guest, device, agent } = await onlineMemberDevice(s, 'monitored', { agents, dirs }));
     tree = tempDir('fleetlink-monitors-');
     dirs.push(tree);
     mkdirSync(path.join(tree, 'app'));

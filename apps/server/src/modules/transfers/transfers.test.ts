@@ -8,11 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
   embeddedSetup,
-  GUEST_EMAIL,
-  memberDevice,
   mosquittoBin,
   mosquittoSetup,
-  runAgentOnline,
+  onlineMemberDevice,
   tempDir,
   tearDown,
   USER_EMAIL,
@@ -131,10 +129,7 @@ function transferSuite(setup: (env: Record<string, string>) => Promise<Messaging
   beforeAll(async () => {
     if (store === 's3') s3 = await startS3();
     s = await setup(s3?.env ?? {});
-    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
-    [admin, user, guest] = await Promise.all([s.tc.token(ADMIN_EMAIL), s.tc.token(USER_EMAIL), s.tc.token(GUEST_EMAIL)]);
-    device = await memberDevice(s.tc.database.db, 'transfers');
-    await runAgentOnline(s.tc, device, { agents, dirs });
+    ({ admin, user, guest, device } = await onlineMemberDevice(s, 'transfers', { agents, dirs }));
     folder = tempDir('fleetlink-transfers-');
     dirs.push(folder);
   });
