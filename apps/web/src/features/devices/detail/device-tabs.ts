@@ -10,7 +10,7 @@ import {
   IconTerminal2,
   IconTrash,
 } from '@tabler/icons-react';
-import type { TabEntry } from '../../../app/tab-bar/tab-entry';
+import { isTabActive, type TabEntry } from '../../../app/tab-bar/tab-entry';
 
 /**
  * The tabs of a device (SPEC §2): with agent properties Summary, Network, Storage, Monitor, Install,
@@ -49,8 +49,6 @@ export function isAdminOnlyPath(pathname: string, deviceId: string): boolean {
 
 /** Where a user lands on a path whose tab is not visible: the first visible tab, else nowhere. */
 export function redirectFor(pathname: string, tabs: TabEntry[]): string | undefined {
-  const path = pathname.replace(/\/+$/, '');
-  const visible = tabs.some((t) => (t.exact ? path === t.routerLink : path === t.routerLink || path.startsWith(`${t.routerLink}/`)));
-  return visible ? undefined : tabs[0]?.routerLink;
+  return tabs.some((t) => isTabActive(t, pathname)) ? undefined : tabs[0]?.routerLink;
 }
 
