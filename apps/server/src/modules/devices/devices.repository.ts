@@ -1,7 +1,8 @@
-import type { DeviceBranch, DeviceTotals, MonitorType } from '@fleetlink/contract';
+import type { DeviceBranch, DeviceTotals } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deviceSearch, deviceServers, devices, monitors, organizationDomains, organizationMembers, organizations, servers } from '../../db/schema/index.js';
+import type { MonitorRow } from '../monitors/monitors.repository.js';
 import { idPrefixRange, toPrefixQuery } from './device-search.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -13,16 +14,6 @@ export interface DeviceWithOrganization {
   servers: { url: string }[];
   /** Its monitors with their last readings, oldest first (`observedAt` as PostgreSQL writes a time in JSON). */
   monitors: MonitorRow[];
-}
-
-export interface MonitorRow {
-  id: string;
-  name: string;
-  type: MonitorType;
-  path: string;
-  value: string | null;
-  note: string | null;
-  observedAt: string | null;
 }
 
 export interface DeviceWrite {

@@ -6,7 +6,8 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import { fieldChanges } from '../audit/field-changes.js';
 import { canManage, type OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { DriveScansRepository } from '../files/drive-scans.repository.js';
-import type { DeviceWithOrganization, DeviceWrite, DevicesRepository, MonitorRow } from './devices.repository.js';
+import { toMonitor } from '../monitors/monitors.repository.js';
+import type { DeviceWithOrganization, DeviceWrite, DevicesRepository } from './devices.repository.js';
 
 /** The installation key: a secret the agent presents at enrollment (256 random bits). */
 export const newInstallationKey = () => randomBytes(32).toString('base64url');
@@ -125,8 +126,6 @@ export function toListItem({ device: d, organization, servers, monitors: monitor
     tunnels: [],
   };
 }
-
-export const toMonitor = (m: MonitorRow): Monitor => ({ ...m, observedAt: m.observedAt ? new Date(m.observedAt).toISOString() : null });
 
 /**
  * SPEC §3 reports each monitor's value as the property `monitor:{name}` (one without a value has

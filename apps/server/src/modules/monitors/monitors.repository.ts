@@ -1,8 +1,7 @@
-import type { MonitorDefinition, MonitorForm, MonitorReading } from '@fleetlink/contract';
+import type { Monitor, MonitorDefinition, MonitorForm, MonitorReading } from '@fleetlink/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { monitorListRevisions, monitors } from '../../db/schema/index.js';
-import type { MonitorRow } from '../devices/devices.repository.js';
 
 const rowColumns = {
   id: monitors.id,
@@ -14,8 +13,14 @@ const rowColumns = {
   observedAt: monitors.observedAt,
 };
 
-/** A monitor as stored: its reading's time as a Date. */
-export type MonitorRecord = Omit<MonitorRow, 'observedAt'> & { observedAt: Date | null };
+/** A monitor in a device answer's JSON sub-select: its reading's time as PostgreSQL writes it. */
+export type MonitorRow = Omit<Monitor, 'observedAt'> & { observedAt: string | null };
+
+/** A monitor as selected: its reading's time as a Date. */
+export type MonitorRecord = Omit<Monitor, 'observedAt'> & { observedAt: Date | null };
+
+/** A monitor as the API answers it, from either shape. */
+export const toMonitor = (m: MonitorRow | MonitorRecord): Monitor => ({ ...m, observedAt: m.observedAt ? new Date(m.observedAt).toISOString() : null });
 
 /** The SQL of monitors: their definitions, and the readings agents report. */
 export class MonitorsRepository {

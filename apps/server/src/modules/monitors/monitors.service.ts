@@ -16,7 +16,7 @@ import type { MessageHub } from '../broker/message-hub.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { isUniqueViolation } from '../organizations/unique-violation.js';
-import type { MonitorRecord, MonitorsRepository } from './monitors.repository.js';
+import { toMonitor, type MonitorRecord, type MonitorsRepository } from './monitors.repository.js';
 
 /**
  * How long a change waits for the agent's first reading, so the answer can show it. A folder's
@@ -133,7 +133,7 @@ export class MonitorsService {
   private async found(deviceId: string, id: string): Promise<Monitor> {
     const row = await this.deps.repo.find(deviceId, id);
     if (!row) throw notFound(TEXTS.notFound);
-    return { ...row, observedAt: row.observedAt?.toISOString() ?? null };
+    return toMonitor(row);
   }
 
   /** The unique (device, name) index has the last word when two people pick one name at once. */
