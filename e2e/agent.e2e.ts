@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/src/testing/test-console.js';
 import { admin, user, type SeededAccount } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
+import { screenshotPath } from './support/screenshots';
 
 /**
  * Issue 4, Playwright: an admin registers a second message server; the user creates a device, copies
@@ -20,7 +21,6 @@ const WAIT_MS = 60_000;
 const STAMP = Date.now().toString(36);
 const DEVICE_NAME = `Agent box ${STAMP}`;
 const root = path.resolve(import.meta.dirname, '..');
-const SCREENSHOT_DIR = path.join(root, '.tmp', 'screenshots');
 
 let agent: ChildProcess | undefined;
 let agentOutput = '';
@@ -189,9 +189,8 @@ describe('agent: a real agent started from the Install page brings a device onli
     for (const l of xLabels) expect(l).toMatch(/^\d\d:\d\d$/);
     expect(await graph.locator('polyline, circle').count()).toBeGreaterThan(0);
 
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'agent-summary.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('agent-summary.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
 
     // 7. The key has enrolled the agent: the Install page says so. Resetting it (after a

@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { createCompany, startLiveDevice, type LiveDevice } from './support/live-device';
+import { screenshotPath } from './support/screenshots';
 
 /**
  * Issue 25, Playwright: an admin changes a device and runs a command, then finds both in
@@ -14,7 +14,6 @@ import { createCompany, startLiveDevice, type LiveDevice } from './support/live-
 const TEST_TIMEOUT_MS = 120_000;
 const STAMP = Date.now().toString(36);
 const DEVICE = `Audited box ${STAMP}`;
-const SCREENSHOT_DIR = path.join(path.resolve(import.meta.dirname, '..'), '.tmp', 'screenshots');
 
 const suite = useConsoleSuite();
 let live: LiveDevice | undefined;
@@ -22,7 +21,6 @@ let deviceId: string;
 let organizationId: string;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   live = await startLiveDevice(suite, { organization: `Audit ${STAMP}`, device: DEVICE });
   deviceId = live.deviceId;
   organizationId = live.organizationId;
@@ -70,7 +68,7 @@ describe('audit trail: who did what, when', () => {
     await page.getByRole('option', { name: 'Command' }).click();
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => rows.count()).toBe(1);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'audit-operator.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('audit-operator.png'), fullPage: true });
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^fleetlink-audit-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -97,7 +95,7 @@ describe('audit trail: who did what, when', () => {
     expect(texts[0]).toContain(`email: ${admin.email}`);
     expect(texts[1]).toContain('Organization created');
     expect(texts[1]).toContain(user.email);
-    await managerView.page.screenshot({ path: path.join(SCREENSHOT_DIR, 'audit-organization.png'), fullPage: true });
+    await managerView.page.screenshot({ path: screenshotPath('audit-organization.png'), fullPage: true });
 
     const memberView = await suite.signedIn(user, `/organizations/${organizationId}`);
     await memberView.page.getByRole('link', { name: 'Members' }).waitFor();

@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { startLiveDevice, type LiveDevice } from './support/live-device';
+import { screenshotPath } from './support/screenshots';
 
 /**
  * Issue 24, Playwright: an admin runs a command on a live device from its Command page and reads
@@ -14,7 +13,6 @@ import { startLiveDevice, type LiveDevice } from './support/live-device';
 
 const TEST_TIMEOUT_MS = 120_000;
 const STAMP = Date.now().toString(36);
-const SCREENSHOT_DIR = path.join(path.resolve(import.meta.dirname, '..'), '.tmp', 'screenshots');
 
 const suite = useConsoleSuite();
 let live: LiveDevice | undefined;
@@ -81,8 +79,7 @@ describe('commands: run a command on a live device from its Command page', () =>
     await page.getByRole('textbox', { name: 'Parameter 1 value' }).fill('uname -a; df -h / | tail -1');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.getByTestId('command-answer').waitFor({ timeout: 15_000 });
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'device-command.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('device-command.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.j
 import { admin, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { startLiveDevice, type LiveDevice } from './support/live-device';
+import { screenshotPath } from './support/screenshots';
 
 /**
  * Issue 27, Playwright: upload into a folder with the progress bar seen, replace a file only after
@@ -16,7 +17,6 @@ import { startLiveDevice, type LiveDevice } from './support/live-device';
 
 const TEST_TIMEOUT_MS = 120_000;
 const STAMP = Date.now().toString(36);
-const SCREENSHOT_DIR = path.join(path.resolve(import.meta.dirname, '..'), '.tmp', 'screenshots');
 const MiB = 1024 * 1024;
 
 const suite = useConsoleSuite();
@@ -44,7 +44,6 @@ async function chooseFile(page: Page, file: string) {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   tree = tempDir('fleetlink-transfers-e2e-');
   source = tempDir('fleetlink-transfers-source-');
   writeFileSync(path.join(tree, 'notes.txt'), 'the old notes');
@@ -73,7 +72,7 @@ describe('file transfers', () => {
     // The bar moves: some, but not all, of the file has gone.
     await expect.poll(() => progress.innerText()).toMatch(/Uploading firmware\.bin: [1-9]\d?% of 24\.0 MB/);
     expect(Number(await progress.getByRole('progressbar').getAttribute('aria-valuenow'))).toBeGreaterThan(0);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'upload-progress.png') });
+    await page.screenshot({ path: screenshotPath('upload-progress.png') });
     await progress.waitFor({ state: 'detached', timeout: 30_000 });
     await expect.poll(names).toEqual(['firmware.bin', 'notes.txt']);
     expect(sha256(readFileSync(path.join(tree, 'firmware.bin')))).toBe(sha256(readFileSync(path.join(source, 'firmware.bin'))));

@@ -1,10 +1,11 @@
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { admin, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { startLiveDevice, type LiveDevice } from './support/live-device';
+import { screenshotPath } from './support/screenshots';
 
 /**
  * Issue 28, Playwright: create a monitor from a file row on the Storage page, see its value on the
@@ -14,14 +15,12 @@ import { startLiveDevice, type LiveDevice } from './support/live-device';
 
 const TEST_TIMEOUT_MS = 120_000;
 const STAMP = Date.now().toString(36);
-const SCREENSHOT_DIR = path.join(path.resolve(import.meta.dirname, '..'), '.tmp', 'screenshots');
 
 const suite = useConsoleSuite();
 let live: LiveDevice | undefined;
 let tree: string;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   tree = tempDir('fleetlink-monitors-e2e-');
   writeFileSync(path.join(tree, 'app.log'), 'x'.repeat(2048));
   live = await startLiveDevice(suite, { organization: `Monitors ${STAMP}`, device: `Monitored box ${STAMP}` });
@@ -61,7 +60,7 @@ describe('monitors', () => {
     const card = page.getByTestId('monitor-card').filter({ hasText: 'app log size' });
     await expect.poll(() => card.getByTestId('monitor-value').innerText()).toBe('2.0 KB');
     expect(await card.innerText()).toContain(log);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'monitors-admin.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('monitors-admin.png'), fullPage: true });
 
     // Summary's System card lists it with its value.
     await page.getByRole('link', { name: 'Summary', exact: true }).click();

@@ -5,6 +5,7 @@ import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.j
 import { admin, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { startLiveDevice, type LiveDevice } from './support/live-device';
+import { screenshotPath } from './support/screenshots';
 
 /**
  * Issue 26, Playwright: browse a live device's folders, into one and back by breadcrumb and by the
@@ -14,14 +15,12 @@ import { startLiveDevice, type LiveDevice } from './support/live-device';
 
 const TEST_TIMEOUT_MS = 120_000;
 const STAMP = Date.now().toString(36);
-const SCREENSHOT_DIR = path.join(path.resolve(import.meta.dirname, '..'), '.tmp', 'screenshots');
 
 const suite = useConsoleSuite();
 let live: LiveDevice | undefined;
 let tree: string;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   tree = tempDir('fleetlink-storage-e2e-');
   mkdirSync(path.join(tree, 'docs'));
   writeFileSync(path.join(tree, 'docs', 'manual.txt'), 'x'.repeat(4096));
@@ -106,7 +105,7 @@ describe('storage page', () => {
     await result.waitFor({ timeout: 30_000 });
     expect(await result.innerText()).toContain(`under ${tree}`);
     expect(await result.getByRole('row').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('docs')]));
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'storage-admin.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('storage-admin.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 
