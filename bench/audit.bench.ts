@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Principal } from '../apps/server/src/auth/principal.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { organizationMembers, organizations } from '../apps/server/src/db/schema/index.js';
+import { AuditExportsRepository } from '../apps/server/src/modules/audit/audit-exports.repository.js';
 import { AuditRepository } from '../apps/server/src/modules/audit/audit.repository.js';
 import { AuditService } from '../apps/server/src/modules/audit/audit.service.js';
 import { MembershipRepository } from '../apps/server/src/modules/organizations/membership.repository.js';
@@ -35,7 +36,7 @@ const cleanUp = async () => {
   await database.close();
   await fresh!.drop();
 };
-const service = new AuditService(new AuditRepository(db), new OrganizationPolicy(new MembershipRepository(db)));
+const service = new AuditService(new AuditRepository(db), new AuditExportsRepository(db), new OrganizationPolicy(new MembershipRepository(db)));
 
 try {
   const t0 = performance.now();

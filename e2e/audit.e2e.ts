@@ -72,6 +72,9 @@ describe('audit trail: who did what, when', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^fleetlink-audit-\d{4}-\d{2}-\d{2}\.csv$/);
+    // Saved as it streams from a one-time link, not gathered in the page first.
+    expect(download.url()).toMatch(new RegExp(`^${suite.stack.url}/api/audit-export/[0-9a-f-]{36}\\?token=`));
+    expect(page.url()).toContain('/operator/audit?');
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
     expect(csv).toHaveLength(3);
     expect(csv[1]).toContain(`,Command,command,Audit ${STAMP},${organizationId},${DEVICE},${deviceId},ok,,`);
@@ -96,6 +99,10 @@ describe('audit trail: who did what, when', () => {
     expect(texts[1]).toContain('Organization created');
     expect(texts[1]).toContain(user.email);
     await managerView.page.screenshot({ path: screenshotPath('audit-organization.png'), fullPage: true });
+    const [activity] = await Promise.all([managerView.page.waitForEvent('download'), managerView.page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(activity.suggestedFilename()).toMatch(/^fleetlink-activity-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync((await activity.path())!, 'utf8').trim().split('\r\n');
+    expect(lines.slice(1).map((l) => l.split(',')[5])).toEqual(['member.add', 'organization.create']);
 
     const memberView = await suite.signedIn(user, `/organizations/${organizationId}`);
     await memberView.page.getByRole('link', { name: 'Members' }).waitFor();

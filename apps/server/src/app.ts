@@ -15,6 +15,7 @@ import { requestForLog } from './lib/log-serializers.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
 import type { Messaging } from './modules/broker/messaging.js';
+import { AuditExportsRepository } from './modules/audit/audit-exports.repository.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditService } from './modules/audit/audit.service.js';
@@ -96,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const devices = devicesModule(database.db, policy, audit);
       await api.register(devices.routes, { service: devices.service });
       await registerOrganizations(api, { db: database.db, env, policy, audit });
-      await api.register(auditRoutes, { service: new AuditService(auditRepository, policy) });
+      await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
       if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy });
     },
     { prefix: '/api' },

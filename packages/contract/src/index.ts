@@ -11,6 +11,7 @@ export * from './http/servers.js';
 export * from './forms/command-form.js';
 export * from './http/commands.js';
 export * from './http/files.js';
+export * from './http/link-token.js';
 export * from './http/transfers.js';
 export * from './forms/monitor-form.js';
 export * from './http/monitors.js';

@@ -178,3 +178,13 @@ export const auditPageSchema = z.object({
   next: z.string().nullable(),
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** How long the link an export answers may wait to be opened (it is opened at once by the page). */
+export const AUDIT_EXPORT_URL_TTL_MS = 60_000;
+
+/** A one-time export link's id (its token is a `linkTokenQuerySchema`). */
+export const auditExportParamsSchema = z.object({ exportId: z.uuid('Not an export link.') });
+
+/** Where the browser downloads an export: one time, streamed, with no bearer token. */
+export const AUDIT_EXPORT_URL_PREFIX = '/api/audit-export/';
+export const auditExportUrl = (exportId: string, token: string) => `${AUDIT_EXPORT_URL_PREFIX}${exportId}?token=${encodeURIComponent(token)}`;

@@ -23,9 +23,8 @@ export const DOWNLOAD_URL_TTL_MS = 5 * 60_000;
 /** `GET /api/request-download/{id}?path=`: the file to fetch from the device. */
 export const downloadQuerySchema = z.object({ path: filePathSchema });
 
-/** A blob URL's transfer and its single-use token. */
+/** A blob URL's transfer (its single-use token is a `linkTokenQuerySchema`). */
 export const transferParamsSchema = z.object({ transferId: z.uuid('Not a transfer id.') });
-export const transferTokenQuerySchema = z.object({ token: z.string().min(1).max(128) });
 
 /** Where the browser downloads a file the device has sent (the relative URL `request-download` answers). */
 export const downloadUrl = (transferId: string, token: string) => `/api/download/${transferId}?token=${encodeURIComponent(token)}`;

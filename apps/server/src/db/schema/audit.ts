@@ -1,3 +1,4 @@
+import type { AuditFilter } from '@fleetlink/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, index, json, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
@@ -36,3 +37,19 @@ export const auditEntries = pgTable(
     index('audit_outcome_idx').on(t.outcome, t.time.desc(), t.id.desc()),
   ],
 );
+
+/**
+ * A one-time link to a CSV export of the audit trail (the browser opens it and saves the file as it
+ * streams, with no bearer token). Bound to what its creator was allowed to read when it was made:
+ * one organization's entries, or all of them (organization null), with their filter. The token is
+ * kept as a SHA-256 hash only, and the link is claimed once by one conditional UPDATE, so several
+ * consoles on one database serve it exactly once.
+ */
+export const auditExports = pgTable('audit_exports', {
+  id: uuid('id').primaryKey(),
+  tokenHash: text('token_hash').notNull(),
+  organizationId: uuid('organization_id'),
+  filter: json('filter').$type<AuditFilter>().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});

@@ -1,11 +1,35 @@
-import { decodeAuditCursor, encodeAuditCursor, type AuditCursor, type AuditEntry, type AuditFilter, type AuditPage, type AuditQuery } from '@fleetlink/contract';
+import { randomUUID } from 'node:crypto';
+import {
+  AUDIT_EXPORT_URL_TTL_MS,
+  auditExportUrl,
+  decodeAuditCursor,
+  encodeAuditCursor,
+  ErrorCode,
+  type AuditCursor,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditPage,
+  type AuditQuery,
+} from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
+import { AppError } from '../../lib/app-error.js';
+import { newLinkToken } from '../../lib/link-token.js';
+import { sha256 } from '../enrollment/credentials.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { auditCsvHeader, auditCsvLine } from './audit-csv.js';
+import type { AuditExportsRepository } from './audit-exports.repository.js';
 import type { AuditRepository, AuditRow, AuditScope } from './audit.repository.js';
 
 /** Rows per query while a CSV export streams: bounded memory whatever the size of the trail. */
 const EXPORT_BATCH = 500;
+
+const LINK_GONE = 'This export link was used already or has expired: export again from the audit trail.';
+
+/** An export as the browser saves it: its lines as they are read, and the start of its file name. */
+export interface AuditCsv {
+  lines: AsyncIterable<string>;
+  name: 'fleetlink-audit' | 'fleetlink-activity';
+}
 
 /** Where the page after this row starts. */
 const cursorAfter = (r: AuditRow): AuditCursor => ({ time: r.time, id: String(r.id) });
@@ -32,6 +56,7 @@ export const toAuditEntry = (r: AuditRow): AuditEntry => ({
 export class AuditService {
   constructor(
     private readonly repo: AuditRepository,
+    private readonly exports: AuditExportsRepository,
     private readonly policy: OrganizationPolicy,
   ) {}
 
@@ -44,14 +69,41 @@ export class AuditService {
     return this.page({ organizationId }, q);
   }
 
-  operatorExport(filter: AuditFilter): AsyncIterable<string> {
-    return this.csv({}, filter);
+  /**
+   * The CSV of what this reader may see, for an API client with its bearer token. Access is decided
+   * before the first byte, so a refusal is still a clean 4xx.
+   */
+  async exportCsv(p: Principal, scope: AuditScope, filter: AuditFilter): Promise<AuditCsv> {
+    await this.mayRead(p, scope);
+    return this.csvOf(scope, filter);
   }
 
-  /** Access is decided before the first byte, so a refusal is still a clean 4xx. */
-  async organizationExport(p: Principal, organizationId: string, filter: AuditFilter): Promise<AsyncIterable<string>> {
-    await this.policy.manageOrganization(p, organizationId);
-    return this.csv({ organizationId }, filter);
+  /**
+   * A one-time link to the same CSV, for a browser: it opens the link and saves the file as it
+   * streams, so an export of a million entries never sits in the page's memory.
+   */
+  async exportLink(p: Principal, scope: AuditScope, filter: AuditFilter): Promise<string> {
+    await this.mayRead(p, scope);
+    const id = randomUUID();
+    const { token, hash } = newLinkToken();
+    await this.exports.create({ id, tokenHash: hash, scope, filter, expiresAt: new Date(Date.now() + AUDIT_EXPORT_URL_TTL_MS) });
+    return auditExportUrl(id, token);
+  }
+
+  /** What a link exports, once; a used, expired or wrong one is 410. */
+  async exportByLink(id: string, token: string): Promise<AuditCsv> {
+    const grant = await this.exports.claim(id, sha256(token));
+    if (!grant) throw new AppError(410, ErrorCode.NotFound, LINK_GONE);
+    return this.csvOf(grant.scope, grant.filter);
+  }
+
+  /** The route checks the realm role of the whole trail; an organization's managers are checked here. */
+  private async mayRead(p: Principal, scope: AuditScope): Promise<void> {
+    if (scope.organizationId) await this.policy.manageOrganization(p, scope.organizationId);
+  }
+
+  private csvOf(scope: AuditScope, filter: AuditFilter): AuditCsv {
+    return { lines: this.csv(scope, filter), name: scope.organizationId ? 'fleetlink-activity' : 'fleetlink-audit' };
   }
 
   private async page(scope: AuditScope, q: AuditQuery): Promise<AuditPage> {

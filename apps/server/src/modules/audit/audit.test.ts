@@ -298,4 +298,49 @@ describe('audit trail', () => {
     expect(rows.length).toBeGreaterThan(1);
     expect(rows.every((r) => r.includes(',device.create,'))).toBe(true);
   });
+  it('hands a browser a one-time link to the same CSV, bound to what its reader may see', async () => {
+    const db = s.tc.database.db;
+    const link = async (who: string, path: string) => {
+      const res = await call(who, 'POST', path);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(res.body).toMatch(/^\/api\/audit-export\/[0-9a-f-]{36}\?token=[\w-]{43}$/);
+      return res.body as string;
+    };
+    // Opened with no bearer token, as a browser's navigation is.
+    const open = async (url: string) => {
+      const res = await s.tc.api(url);
+      return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), text: await res.text() };
+    };
+
+    const url = await link(ADMIN_EMAIL, '/audit/export-link?kind=device.create');
+    const direct = await call(ADMIN_EMAIL, 'GET', '/audit/export?kind=device.create');
+    const first = await open(url);
+    expect(first).toMatchObject({ status: 200, type: 'text/csv; charset=utf-8', text: direct.body });
+    expect(first.disposition).toMatch(/^attachment; filename="fleetlink-audit-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const gone = 'This export link was used already or has expired: export again from the audit trail.';
+    expect(JSON.parse((await open(url)).text)).toMatchObject({ message: gone });
+    expect((await open(url)).status).toBe(410);
+    expect((await open(url.replace(/token=.*/, 'token=guessed'))).status).toBe(410);
+    expect((await open('/api/audit-export/not-an-id?token=x')).status).toBe(400);
+
+    const late = await link(ADMIN_EMAIL, '/audit/export-link');
+    await db.execute(sql`update audit_exports set expires_at = now() - interval '1 second'`);
+    expect(JSON.parse((await open(late)).text)).toMatchObject({ message: gone });
+    // Only the hash of a token is stored.
+    const stored = JSON.stringify((await db.execute(sql`select * from audit_exports`)).rows);
+    expect(stored).not.toContain(new URL(late, s.tc.url).searchParams.get('token')!);
+
+    // An organization's link exports that organization's entries only, for its managers only.
+    const activity = await link(USER_EMAIL, `/organization/${userOrg}/audit/export-link?kind=device.create`);
+    const rows = (await open(activity)).text.trim().split('\r\n');
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.slice(1).every((r) => r.includes(`,${userOrg},`) && r.includes(',device.create,'))).toBe(true);
+    expect((await call(USER_EMAIL, 'POST', '/audit/export-link')).status).toBe(403);
+    const other = await memberDevice(db, 'linked elsewhere'); // user@ is a USER member there
+    expect((await call(USER_EMAIL, 'POST', `/organization/${other.organizationId}/audit/export-link`)).status).toBe(403);
+    const personalOfAdmin = (await call(ADMIN_EMAIL, 'GET', '/organizations')).body.find((o: { role: string; type: string }) => o.role === 'CREATOR' && o.type === 'PERSONAL');
+    expect((await call(USER_EMAIL, 'POST', `/organization/${personalOfAdmin.id}/audit/export-link`)).status).toBe(404);
+    expect((await call(ADMIN_EMAIL, 'POST', '/audit/export-link?kind=nonsense')).body.fields).toMatchObject({ kind: 'Kind is not one of the recorded kinds of action.' });
+  });
 });

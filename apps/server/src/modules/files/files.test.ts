@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createDevice,
   embeddedSetup,
+  USER_EMAIL,
   memberDevice,
   mosquittoBin,
   mosquittoSetup,
@@ -262,6 +263,21 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
     expect((await expectError(await scan('nowhere'), 400)).message).toBe("'nowhere' is on none of this device's drives.");
     expect((await expectError(await scan(scanRoot, guest), 403)).code).toBe('FORBIDDEN');
     await s.tc.messaging!.driveScans.settled();
+
+    // Each start is one entry, refused ones too, with the answer the person got (the guest's 403
+    // comes from the route's role check, before any action exists to record).
+    const audit = await s.tc.api(`/api/audit?device=${device.id}&kind=drive.scan`, { token: admin });
+    const scans = (await audit.json()).entries.map((e: { username: string; outcome: string; error: string | null; details: { path: string } }) => [
+      e.username,
+      e.details.path,
+      e.outcome,
+      e.error,
+    ]);
+    expect(scans).toEqual([
+      [USER_EMAIL, 'nowhere', 'error', "'nowhere' is on none of this device's drives."],
+      [USER_EMAIL, path.join(scanRoot, 'big'), 'error', `A scan of the drive ${root} is running already: wait for it to finish.`],
+      [USER_EMAIL, scanRoot, 'ok', null],
+    ]);
   });
 }
 

@@ -1,4 +1,4 @@
-import { transferParamsSchema, transferTokenQuerySchema } from '@fleetlink/contract';
+import { linkTokenQuerySchema, transferParamsSchema } from '@fleetlink/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { BasicCredentials, BlobGate } from './blob-gate.js';
@@ -7,7 +7,7 @@ import { attachment } from './http-file-names.js';
 /** Authorized by the transfer's token (and the device's account for an agent), not by a bearer token. */
 const open = { public: true };
 const tags = ['transfers'];
-const schema = { tags, params: transferParamsSchema, querystring: transferTokenQuerySchema, security: [] };
+const schema = { tags, params: transferParamsSchema, querystring: linkTokenQuerySchema, security: [] };
 
 function basicAuth(req: FastifyRequest): BasicCredentials | undefined {
   const [scheme, value] = (req.headers.authorization ?? '').split(' ');

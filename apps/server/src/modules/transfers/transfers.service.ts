@@ -17,12 +17,12 @@ import {
 } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest } from '../../lib/app-error.js';
+import { newLinkToken } from '../../lib/link-token.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { callDevice, deviceAnswer, deviceUnavailable, type DeviceCallDeps } from '../broker/device-call.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { BlobTooLarge, type BlobStore } from './blobs/blob-store.js';
 import { baseName, multipartFileName } from './http-file-names.js';
-import { newTransferToken } from './transfer-token.js';
 import type { TransfersRepository } from './transfers.repository.js';
 
 /** How long an agent has to begin using its URL: it is asked right away. */
@@ -80,12 +80,12 @@ export class TransfersService {
       async () => {
         await this.deps.policy.readDevice(p, deviceId);
         const id = randomUUID();
-        const write = newTransferToken();
+        const write = newLinkToken();
         await this.deps.repo.create({ id, deviceId, kind: 'DOWNLOAD', path, name: baseName(path), writeTokenHash: write.hash, writeExpiresAt: this.after(AGENT_START_MS) });
         try {
           const answer = await this.callAgent(deviceId, id, RequestName.SendFile, { transferId: id, url: agentBlobUrl(id, write.token), path }, signal);
           size = deviceAnswer(fileSendReplySchema, answer, 'a sent file').size;
-          const read = newTransferToken();
+          const read = newLinkToken();
           if (!(await this.deps.repo.readable(id, size, { tokenHash: read.hash, expiresAt: this.after(DOWNLOAD_URL_TTL_MS) }))) {
             throw new AppError(502, ErrorCode.Unavailable, 'The device said it sent the file, but the console did not receive all of it: try again.');
           }
@@ -156,7 +156,7 @@ export class TransfersService {
   /** The two hops in turn: the whole file into the store, then to the device. */
   private async storeThenFetch(deviceId: string, id: string, upload: Upload, details: Record<string, unknown>, signal?: AbortSignal) {
     const size = await this.stored(id, upload.file, details);
-    const read = newTransferToken();
+    const read = newLinkToken();
     await this.deps.repo.readable(id, size, { tokenHash: read.hash, expiresAt: this.after(AGENT_START_MS) });
     return this.fetchInto(deviceId, id, read.token, upload, size, signal);
   }
@@ -167,7 +167,7 @@ export class TransfersService {
    * and a failed upload (too large, cancelled) ends the device's copy, which keeps nothing.
    */
   private async storeWhileFetched(deviceId: string, id: string, upload: Upload, details: Record<string, unknown>, signal?: AbortSignal) {
-    const read = newTransferToken();
+    const read = newLinkToken();
     await this.deps.repo.readable(id, undefined, { tokenHash: read.hash, expiresAt: this.after(AGENT_START_MS) });
     const storing = this.stored(id, upload.file, details);
     const fetching = this.fetchInto(deviceId, id, read.token, upload, null, signal);

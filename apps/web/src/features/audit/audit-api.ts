@@ -1,21 +1,16 @@
-import { auditPageSchema, type AuditFilter } from '@fleetlink/contract';
+import { AUDIT_EXPORT_URL_PREFIX, auditPageSchema, type AuditFilter } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useApi } from '../../app/api/useApi';
 import { filterToParams } from './audit-filter-params';
 
 /** Which trail a page reads: all of it (operator) or one organization's. */
 export interface AuditSource {
-  /** `/api/audit` or `/api/organization/{id}/audit`; the export is the same path plus `/export`. */
+  /** `/api/audit` or `/api/organization/{id}/audit`; the export link is the same path plus `/export-link`. */
   path: string;
-  /** Start of the CSV file's name. */
-  fileName: string;
 }
 
-export const operatorAudit: AuditSource = { path: '/api/audit', fileName: 'fleetlink-audit' };
-export const organizationAudit = (id: string): AuditSource => ({
-  path: `/api/organization/${encodeURIComponent(id)}/audit`,
-  fileName: 'fleetlink-activity',
-});
+export const operatorAudit: AuditSource = { path: '/api/audit' };
+export const organizationAudit = (id: string): AuditSource => ({ path: `/api/organization/${encodeURIComponent(id)}/audit` });
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -37,18 +32,19 @@ export function useAuditPage(source: AuditSource, filter: AuditFilter, after: st
   });
 }
 
-/** Fetches the filtered trail as CSV (the API needs the bearer token, so no plain link) and saves it. */
+/**
+ * Exports the filtered trail as CSV: the console answers a one-time link (the API needs the bearer
+ * token, a navigation carries none), and the browser saves the file as it streams, however long the
+ * trail. A failure is the alert toast.
+ */
 export function useAuditExport(source: AuditSource) {
   const api = useApi();
   return useMutation({
     mutationFn: async (filter: AuditFilter) => {
-      const csv = await api.get<string>(`${source.path}/export${query(filter)}`);
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `${source.fileName}-${new Date().toISOString().slice(0, 10)}.csv`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      const url = await api.post<unknown>(`${source.path}/export-link${query(filter)}`);
+      // Only ever a link of the console's own: nothing else is navigated to.
+      if (typeof url !== 'string' || !url.startsWith(AUDIT_EXPORT_URL_PREFIX)) throw new Error(`Not an export link: ${String(url)}`);
+      window.location.assign(url);
     },
   });
 }
