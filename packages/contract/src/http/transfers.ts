@@ -27,7 +27,8 @@ export const downloadQuerySchema = z.object({ path: filePathSchema });
 export const transferParamsSchema = z.object({ transferId: z.uuid('Not a transfer id.') });
 
 /** Where the browser downloads a file the device has sent (the relative URL `request-download` answers). */
-export const downloadUrl = (transferId: string, token: string) => `/api/download/${transferId}?token=${encodeURIComponent(token)}`;
+export const DOWNLOAD_URL_PREFIX = '/api/download/';
+export const downloadUrl = (transferId: string, token: string) => `${DOWNLOAD_URL_PREFIX}${transferId}?token=${encodeURIComponent(token)}`;
 
 /** Where an agent sends (PUT) or fetches (GET) a transfer's bytes, relative to the console it enrolled with. */
 export const agentBlobUrl = (transferId: string, token: string) => `/api/agent/blob/${transferId}?token=${encodeURIComponent(token)}`;

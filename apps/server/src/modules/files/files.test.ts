@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createDevice,
   embeddedSetup,
-  USER_EMAIL,
   memberDevice,
   mosquittoBin,
   mosquittoSetup,
@@ -15,6 +14,7 @@ import {
   runAgentOnline,
   tempDir,
   tearDown,
+  USER_EMAIL,
   waitFor,
   type AgentProcess,
   type MessagingSetup,

@@ -1,5 +1,6 @@
 import { AUDIT_EXPORT_URL_PREFIX, auditPageSchema, type AuditFilter } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { openConsoleLink } from '../../app/api/open-link';
 import { useApi } from '../../app/api/useApi';
 import { filterToParams } from './audit-filter-params';
 
@@ -41,10 +42,7 @@ export function useAuditExport(source: AuditSource) {
   const api = useApi();
   return useMutation({
     mutationFn: async (filter: AuditFilter) => {
-      const url = await api.post<unknown>(`${source.path}/export-link${query(filter)}`);
-      // Only ever a link of the console's own: nothing else is navigated to.
-      if (typeof url !== 'string' || !url.startsWith(AUDIT_EXPORT_URL_PREFIX)) throw new Error(`Not an export link: ${String(url)}`);
-      window.location.assign(url);
+      openConsoleLink(await api.post<unknown>(`${source.path}/export-link${query(filter)}`), AUDIT_EXPORT_URL_PREFIX);
     },
   });
 }

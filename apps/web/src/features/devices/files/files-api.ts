@@ -1,5 +1,6 @@
 import {
   commandAnswerSchema,
+  DOWNLOAD_URL_PREFIX,
   driveDetailSchema,
   FILE_COMMAND,
   fileChangeResultSchema,
@@ -11,6 +12,7 @@ import {
 } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { openConsoleLink } from '../../../app/api/open-link';
 import { useApi } from '../../../app/api/useApi';
 import { deviceKeys } from '../device-api';
 import type { FileLocation } from './file-location';
@@ -86,9 +88,7 @@ export function useDownloadFile(deviceId: string) {
   return useMutation({
     mutationFn: async (path: string) => {
       const url = await api.request<unknown>(`/api/request-download/${encodeURIComponent(deviceId)}?${new URLSearchParams({ path })}`, { quiet: true });
-      // Only ever a link of the console's own: nothing else is navigated to.
-      if (typeof url !== 'string' || !url.startsWith('/api/download/')) throw new Error(`Not a download link: ${String(url)}`);
-      window.location.assign(url);
+      openConsoleLink(url, DOWNLOAD_URL_PREFIX);
     },
     onError: (err, path) => console.error(`The download of ${path} failed:`, err),
   });
