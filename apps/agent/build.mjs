@@ -46,8 +46,13 @@ export async function buildAgent({ quiet = false } = {}) {
     write: false,
     logLevel: quiet ? 'error' : 'warning',
     plugins: [contractHasNoSideEffects],
-    // CommonJS dependencies (mqtt) require() Node's built-ins.
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    // ssh2's optional native parts: it falls back to its JavaScript crypto when they are missing.
+    external: ['cpu-features', '*.node'],
+    // CommonJS dependencies (mqtt, ssh2) require() Node's built-ins; ssh2 looks for its optional
+    // native part beside itself (__dirname), which in the bundle is not there: it then uses its JS one.
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url); const __dirname = new URL('.', import.meta.url).pathname;",
+    },
   });
   const dist = path.join(root, 'dist');
   mkdirSync(dist, { recursive: true });

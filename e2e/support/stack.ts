@@ -8,6 +8,8 @@ export interface Stack {
   url: string;
   /** The embedded MQTT broker's port, for agents started by a test. */
   mqttPort: number;
+  /** The built-in tunnel proxy's HTTP ingress port (tunnels at http://{path}.localhost:{port}). */
+  tunnelHttpPort: number;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -21,10 +23,12 @@ const root = path.resolve(import.meta.dirname, '../..');
 export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
   const port = await freePort();
   const mqttPort = await freePort();
+  const tunnelSshPort = await freePort();
+  const tunnelHttpPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv },
+    env: { ...process.env, PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), TUNNEL_SSH_PORT: String(tunnelSshPort), TUNNEL_HTTP_PORT: String(tunnelHttpPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = `http://localhost:${port}`;
@@ -32,6 +36,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   return {
     url,
     mqttPort,
+    tunnelHttpPort,
     dataDir,
     async stop() {
       if (child.exitCode === null) {

@@ -12,6 +12,8 @@ import {
   RequestName,
   topics,
   transferCancelRequestSchema,
+  tunnelCloseRequestSchema,
+  tunnelOpenRequestSchema,
   type PropertiesPayload,
   type ReplyEnvelope,
   type RequestEnvelope,
@@ -31,6 +33,7 @@ import { MonitorWatch } from './monitors/monitor-watch.js';
 import { SingleFlight } from './enrollment-loop.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
+import type { TunnelClient } from './tunnels/tunnel-client.js';
 
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = Number(process.env.FLEETLINK_AGENT_MAX_BACKOFF_MS ?? 30_000);
@@ -52,6 +55,8 @@ export class Agent {
   private readonly commands: CommandRunner;
   private readonly transfers = new FileTransfers(() => ({ consoleUrl: this.state.consoleUrl, ...this.state.mqtt }));
   private readonly monitors = new MonitorWatch();
+  /** Loaded with the first tunnel: an agent without tunnels never carries the SSH client. */
+  private tunnels?: TunnelClient;
 
   constructor(
     private state: AgentState,
@@ -240,6 +245,12 @@ export class Agent {
           return reply({ ok: true, result: await this.transfers.fetch(valid(fileFetchRequestSchema, req.parameters)) });
         case RequestName.SetMonitors:
           return reply({ ok: true, result: { readings: await this.monitors.apply(valid(monitorsSetRequestSchema, req.parameters)) } });
+        case RequestName.OpenTunnel:
+          await (await this.tunnelClient()).open(valid(tunnelOpenRequestSchema, req.parameters));
+          return reply({ ok: true });
+        case RequestName.CloseTunnel:
+          await this.tunnels?.close(valid(tunnelCloseRequestSchema, req.parameters));
+          return reply({ ok: true });
         case RequestName.CancelTransfer:
           this.transfers.cancel(valid(transferCancelRequestSchema, req.parameters).transferId);
           return reply({ ok: true });
@@ -250,6 +261,14 @@ export class Agent {
       if (!(err instanceof Refused)) log('warn', 'request failed', { name: req.name, err: (err as Error).message });
       reply({ ok: false, error: (err as Error).message, ...(err instanceof Refused && err.code ? { code: err.code } : {}) });
     }
+  }
+
+  private async tunnelClient(): Promise<TunnelClient> {
+    if (!this.tunnels) {
+      const { TunnelClient } = await import('./tunnels/tunnel-client.js');
+      this.tunnels ??= new TunnelClient(() => ({ username: this.deviceId, password: this.state.mqtt.password }));
+    }
+    return this.tunnels;
   }
 
   /** Moves to another message server: saved first, so a restart lands there too. */
@@ -284,6 +303,7 @@ export class Agent {
   async stop(): Promise<void> {
     this.stopped = true;
     killRunningCommands();
+    this.tunnels?.end();
     this.timers.forEach(clearInterval);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.client;

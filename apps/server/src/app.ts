@@ -72,7 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'Fleetlink API', version: '0.1.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // The proxy API (/api/proxy/…): a PROXY server's id and password.
+          proxyBasic: { type: 'http', scheme: 'basic' },
+        },
+      },
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,

@@ -9,6 +9,9 @@ import { AccountStore } from './idp/accounts.js';
 import { purgeExpired } from './idp/adapter.js';
 import { createProvider } from './idp/provider.js';
 import { startMessaging, type Messaging } from './modules/broker/messaging.js';
+import { ServersRepository } from './modules/servers/servers.repository.js';
+import { startEmbeddedProxy } from './modules/tunnels/embedded-proxy.js';
+import type { RunningProxy } from '@fleetlink/proxy';
 import pino from 'pino';
 import { loadOrCreateSecrets, publicJwks } from './idp/secrets.js';
 
@@ -20,6 +23,8 @@ export interface RunningConsole {
   database: Database;
   /** Broker, message hub and the services on them. */
   messaging?: Messaging;
+  /** The built-in tunnel proxy, unless TUNNEL_SSH_PORT is 0. */
+  proxy?: { running: RunningProxy; serverId: string };
   close(): Promise<void>;
 }
 
@@ -28,6 +33,8 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   const timers: NodeJS.Timeout[] = [];
   let messaging: Messaging | undefined;
+  let app: FastifyInstance | undefined;
+  let proxy: { proxy: RunningProxy; serverId: string } | undefined;
   try {
     const issuer = issuerOf(env);
     let idp;
@@ -42,7 +49,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
     }
     const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), localJwks });
     messaging = await startMessaging({ env, database, log: pino({ level: env.LOG_LEVEL, name: 'messaging' }) });
-    const app = await buildApp({
+    app = await buildApp({
       env,
       database,
       verifier,
@@ -52,20 +59,28 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       messaging,
     });
     await app.listen({ port: env.PORT, host: env.HOST });
+    // After the console listens: the proxy signs in to its API as any proxy does.
+    if (env.TUNNEL_SSH_PORT) {
+      proxy = await startEmbeddedProxy({ db: database.db, env, servers: new ServersRepository(database.db), log: pino({ level: env.LOG_LEVEL, name: 'proxy' }) });
+    }
+    const listening = app;
     return {
       url: env.PUBLIC_URL,
-      app,
+      app: listening,
       database,
       messaging,
+      proxy: proxy && { running: proxy.proxy, serverId: proxy.serverId },
       async close() {
         timers.forEach(clearInterval);
-        await app.close();
+        await proxy?.proxy.close();
+        await listening.close();
         await messaging?.stop();
         await database.close();
       },
     };
   } catch (err) {
     timers.forEach(clearInterval);
+    await app?.close().catch(() => {});
     await messaging?.stop().catch(() => {});
     await database.close().catch(() => {});
     throw err;

@@ -38,6 +38,21 @@ const envSchema = z
     MQTT_EMBEDDED_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
     /** Address the built-in broker listens on and agents are told to connect to. */
     MQTT_EMBEDDED_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /** SSH port of the built-in tunnel proxy, which agents open their tunnels to; 0 disables the proxy. */
+    TUNNEL_SSH_PORT: z.coerce.number().int().min(0).max(65535).default(2222),
+    /** Address the built-in proxy's SSH server listens on and agents are sent to. */
+    TUNNEL_SSH_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /** Port of the built-in proxy's HTTP ingress, where HTTP tunnels are served. */
+    TUNNEL_HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
+    /** Address the HTTP ingress listens on. */
+    TUNNEL_HTTP_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /** HTTP tunnels are served at `{path}.{TUNNEL_DOMAIN}` (`localhost` needs no DNS in a browser). */
+    TUNNEL_DOMAIN: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, 'TUNNEL_DOMAIN must be a domain name, e.g. tunnels.example.com')
+      .default('localhost'),
     /** Seconds between agent heartbeats; three missed ones mark a device offline. */
     AGENT_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** Seconds between agents' systemLoad samples. */

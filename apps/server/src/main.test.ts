@@ -16,7 +16,7 @@ function launch(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     // No built-in broker unless a test asks for one: 1884 may be taken on this machine.
-    env: { ...process.env, LOG_LEVEL: 'warn', MQTT_EMBEDDED_PORT: '0', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', MQTT_EMBEDDED_PORT: '0', TUNNEL_SSH_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -101,6 +101,25 @@ describe('start and stop', () => {
       expect(await run.exited).toBe(1);
       expect(run.err().trim()).toBe(
         `The built-in message server cannot start: port ${port} (MQTT_EMBEDDED_PORT) is already in use on 127.0.0.1; set MQTT_EMBEDDED_PORT to a free port, or to 0 to run without the built-in message server.`,
+      );
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
+
+  it('stops with one clear line when a port of the built-in tunnel proxy is taken', async () => {
+    const holder = createServer();
+    const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as AddressInfo).port)));
+    try {
+      const ssh = launch({ PORT: String(await freePort()), DATA_DIR: tempDir(), TUNNEL_SSH_PORT: String(port) });
+      expect(await ssh.exited).toBe(1);
+      expect(ssh.err().trim()).toBe(
+        `The built-in tunnel proxy cannot start: port ${port} (TUNNEL_SSH_PORT) is already in use on 127.0.0.1; set TUNNEL_SSH_PORT to a free port, or TUNNEL_SSH_PORT to 0 to run without the built-in tunnel proxy.`,
+      );
+      const http = launch({ PORT: String(await freePort()), DATA_DIR: tempDir(), TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(port) });
+      expect(await http.exited).toBe(1);
+      expect(http.err().trim()).toBe(
+        `The built-in tunnel proxy cannot start: port ${port} (TUNNEL_HTTP_PORT) is already in use on 127.0.0.1; set TUNNEL_HTTP_PORT to a free port, or TUNNEL_SSH_PORT to 0 to run without the built-in tunnel proxy.`,
       );
     } finally {
       holder.close();

@@ -15,5 +15,8 @@ export * from './http/link-token.js';
 export * from './http/transfers.js';
 export * from './forms/monitor-form.js';
 export * from './http/monitors.js';
+export * from './forms/tunnel-form.js';
+export * from './http/tunnels.js';
+export * from './http/proxy.js';
 export * from './http/audit.js';
 export * from './mqtt/index.js';

@@ -44,6 +44,8 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
     LOG_LEVEL: 'silent',
     // No embedded broker unless a test asks for one on a free port: 1884 may be taken.
     MQTT_EMBEDDED_PORT: '0',
+    // Nor a tunnel proxy: 2222 and 8081 may be taken too.
+    TUNNEL_SSH_PORT: '0',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...overrides,
   });

@@ -1,2 +1,3 @@
 export * from './topics.js';
 export * from './payloads.js';
+export * from './tunnels.js';

@@ -134,6 +134,8 @@ export const RequestName = {
   FetchFile: 'file.fetch',
   CancelTransfer: 'transfer.cancel',
   SetMonitors: 'monitors.set',
+  OpenTunnel: 'tunnel.open',
+  CloseTunnel: 'tunnel.close',
 } as const;
 
 /** Reasons in a reply's `code`. */

@@ -7,3 +7,4 @@ export * from './audit.js';
 export * from './drive-scans.js';
 export * from './transfers.js';
 export * from './monitors.js';
+export * from './tunnels.js';

@@ -8,9 +8,11 @@ import { transfersRoutes } from '../transfers/transfers.routes.js';
 import { serversRoutes } from '../servers/servers.routes.js';
 import { monitorsRoutes } from '../monitors/monitors.routes.js';
 import { metricsRoutes } from '../telemetry/metrics.routes.js';
+import { proxyApiRoutes } from '../tunnels/proxy-api.routes.js';
+import { tunnelsRoutes } from '../tunnels/tunnels.routes.js';
 import type { Messaging } from './messaging.js';
 
-/** Routes of servers, agent enrollment, commands, files, transfers, monitors and metrics. */
+/** Routes of servers, agent enrollment, commands, files, transfers, monitors, tunnels (and the proxies' API) and metrics. */
 export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy }> = async (app, { messaging, policy }) => {
   await app.register(serversRoutes, { service: messaging.servers });
   await app.register(enrollmentRoutes, { service: messaging.enrollment, perMinute: messaging.enrollPerMinute });
@@ -18,6 +20,8 @@ export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy:
   await app.register(filesRoutes, { files: messaging.files, scans: messaging.driveScans });
   await app.register(transfersRoutes, { service: messaging.transfers, uploadMaxBytes: messaging.uploadMaxBytes });
   await app.register(monitorsRoutes, { service: messaging.monitors });
+  await app.register(tunnelsRoutes, { service: messaging.tunnels });
+  await app.register(proxyApiRoutes, { service: messaging.proxyApi });
   await app.register(blobRoutes, { gate: messaging.blobGate });
   await app.register(metricsRoutes, { repo: messaging.telemetry, policy });
 };

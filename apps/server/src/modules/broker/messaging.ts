@@ -19,6 +19,10 @@ import { MonitorsRepository } from '../monitors/monitors.repository.js';
 import { MonitorsService } from '../monitors/monitors.service.js';
 import { TelemetryRepository } from '../telemetry/telemetry.repository.js';
 import { TelemetryService } from '../telemetry/telemetry.service.js';
+import { ProxyApiService } from '../tunnels/proxy-api.service.js';
+import { TunnelProxies } from '../tunnels/tunnel-proxies.js';
+import { TunnelsRepository } from '../tunnels/tunnels.repository.js';
+import { TunnelsService } from '../tunnels/tunnels.service.js';
 import { BlobGate } from '../transfers/blob-gate.js';
 import { BlobSweeper } from '../transfers/blob-sweeper.js';
 import { openBlobStore } from '../transfers/blobs/open-blob-store.js';
@@ -40,6 +44,8 @@ export interface Messaging {
   driveScans: DriveScanService;
   transfers: TransfersService;
   monitors: MonitorsService;
+  tunnels: TunnelsService;
+  proxyApi: ProxyApiService;
   blobGate: BlobGate;
   blobSweeper: BlobSweeper;
   uploadMaxBytes: number;
@@ -98,6 +104,7 @@ export async function startMessaging(o: {
   const transfersRepo = new TransfersRepository(db);
   const blobSweeper = new BlobSweeper({ repo: transfersRepo, blobs, log });
   blobSweeper.start(env.BLOB_SWEEP_SECONDS * 1000);
+  const tunnelsRepo = new TunnelsRepository(db);
   const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
   return {
     hub,
@@ -110,6 +117,8 @@ export async function startMessaging(o: {
     driveScans,
     transfers: new TransfersService({ policy, devices, hub, audit, blobs, repo: transfersRepo, uploadMaxBytes: env.UPLOAD_MAX_BYTES, log }),
     monitors,
+    tunnels: new TunnelsService({ repo: tunnelsRepo, policy, audit, devices, hub, proxies: new TunnelProxies(serversRepo), domain: env.TUNNEL_DOMAIN }),
+    proxyApi: new ProxyApiService({ repo: tunnelsRepo, servers: serversRepo, credentials, audit, log, domain: env.TUNNEL_DOMAIN }),
     blobGate: new BlobGate({ repo: transfersRepo, blobs, credentials }),
     blobSweeper,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,

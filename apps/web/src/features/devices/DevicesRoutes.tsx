@@ -13,11 +13,10 @@ import { DeviceStoragePage } from './files/DeviceStoragePage';
 import { DeviceMonitorsPage } from './monitors/DeviceMonitorsPage';
 import { MonitorFormPage } from './monitors/MonitorFormPage';
 import { DeviceSummaryPage } from './summary/DeviceSummaryPage';
+import { DeviceTunnelsPage } from './tunnels/DeviceTunnelsPage';
+import { TunnelFormPage } from './tunnels/TunnelFormPage';
 
-/**
- * Everything under /devices (SPEC §2 Devices); mounted by the shell's router. Tabs whose capability
- * is not built yet (Network) show the plain not-found page.
- */
+/** Everything under /devices (SPEC §2 Devices); mounted by the shell's router. */
 export function DevicesRoutes() {
   return (
     <Routes>
@@ -26,6 +25,9 @@ export function DevicesRoutes() {
       <Route path="search" element={<DeviceSearchPage />} />
       <Route path=":id" element={<DeviceLayout />}>
         <Route index element={<DeviceSummaryPage />} />
+        <Route path="tunnels" element={<DeviceTunnelsPage />} />
+        <Route path="tunnels/new" element={<ManagersOnly><TunnelFormPage /></ManagersOnly>} />
+        <Route path="tunnels/:tunnelId" element={<ManagersOnly><TunnelFormPage /></ManagersOnly>} />
         <Route path="file" element={<DeviceStoragePage />} />
         <Route path="monitor" element={<DeviceMonitorsPage />} />
         <Route path="monitor/new" element={<ManagersOnly><MonitorFormPage /></ManagersOnly>} />

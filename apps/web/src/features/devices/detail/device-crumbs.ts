@@ -6,6 +6,7 @@ import { isTabActive, type TabEntry } from '../../../app/tab-bar/tab-entry';
 /** What a page below a tab is called in the breadcrumb, by the tab's own segment. */
 const SUBPAGES: Record<string, (rest: string, device: Pick<Device, 'monitors'>) => string | undefined> = {
   monitor: (rest, device) => (rest === 'new' ? 'New monitor' : device.monitors.find((m) => m.id === rest)?.name),
+  tunnels: (rest) => (rest === 'new' ? 'New tunnel' : 'Update tunnel'),
 };
 
 /**

@@ -1,8 +1,9 @@
 import { monitorTypeLabel, type Monitor } from '@fleetlink/contract';
-import { ActionIcon, Badge, Card, Group, SimpleGrid, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Card, Group, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { NewItemCard } from '../../../app/cards/NewItemCard';
 import { ConfirmModal } from '../../../app/forms/ConfirmModal';
 import { formatDateTime } from '../../../app/format/date-format';
 import { useCurrentDevice } from '../detail/DeviceLayout';
@@ -18,14 +19,7 @@ export function DeviceMonitorsPage() {
         <MonitorCard key={m.id} deviceId={device.id} monitor={m} online={device.online} canManage={device.canManage} />
       ))}
       {device.canManage ? (
-        <UnstyledButton component={Link} to={`/devices/${device.id}/monitor/new`} aria-label="Monitor new item">
-          <Card withBorder radius="md" padding="md" h="100%" style={{ borderStyle: 'dashed' }}>
-            <Stack align="center" justify="center" gap={4} h="100%" mih={120}>
-              <IconPlus size={28} aria-hidden />
-              <Text fw={600}>Monitor new item</Text>
-            </Stack>
-          </Card>
-        </UnstyledButton>
+        <NewItemCard to={`/devices/${device.id}/monitor/new`} label="Monitor new item" />
       ) : null}
       {!device.monitors.length && !device.canManage ? (
         <Text c="dimmed">This device has no monitors.</Text>

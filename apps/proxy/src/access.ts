@@ -1,0 +1,68 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { verifyTunnelPassword } from '@fleetlink/contract/tunnel-password';
+
+/**
+ * The allow-list of a tunnel as Node's BlockList (addresses and CIDR ranges, both families);
+ * undefined when the list is empty, which allows every address.
+ */
+export function allowList(entries: string[]): BlockList | undefined {
+  if (!entries.length) return undefined;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address, prefix] = entry.split('/');
+    const type = isIPv6(address!) ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address!, type);
+    else list.addSubnet(address!, Number(prefix), type);
+  }
+  return list;
+}
+
+/** Whether the connection's own address (never a header) is on the list; IPv4 over IPv6 counts as IPv4. */
+export function addressAllowed(list: BlockList | undefined, remoteAddress: string | undefined): boolean {
+  if (!list) return true;
+  if (!remoteAddress) return false;
+  const mapped = remoteAddress.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i);
+  const address = mapped ? mapped[1]! : remoteAddress;
+  if (isIPv4(address)) return list.check(address, 'ipv4');
+  return isIPv6(address) && list.check(address, 'ipv6');
+}
+
+/** `Authorization: Basic …` as username and password; undefined when it is anything else. */
+export function basicCredentials(header: string | undefined): { username: string; password: string } | undefined {
+  const match = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+const CACHE_MAX = 1000;
+const CACHE_MS = 5 * 60_000;
+
+/**
+ * Checks Basic credentials against a tunnel's username and password hash. A page pulls many
+ * assets with the same header, and scrypt costs tens of milliseconds on purpose: a success is
+ * remembered for a few minutes (by a hash of the tunnel, the hash and the header; never the header).
+ */
+export class CredentialCheck {
+  private readonly passed = new Map<string, number>();
+
+  async check(expected: { tunnelId: string; username: string; passwordHash: string }, header: string | undefined): Promise<boolean> {
+    const given = basicCredentials(header);
+    if (!given || !sameText(given.username, expected.username)) return false;
+    const key = createHash('sha256').update(`${expected.tunnelId}\0${expected.passwordHash}\0${header}`).digest('base64');
+    const until = this.passed.get(key);
+    if (until && until > Date.now()) return true;
+    if (!(await verifyTunnelPassword(given.password, expected.passwordHash))) return false;
+    if (this.passed.size >= CACHE_MAX) this.passed.delete(this.passed.keys().next().value!);
+    this.passed.set(key, Date.now() + CACHE_MS);
+    return true;
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest();
+  const y = createHash('sha256').update(b).digest();
+  return timingSafeEqual(x, y);
+}

@@ -1,0 +1,172 @@
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ServerChannel } from 'ssh2';
+import { addressAllowed, type CredentialCheck } from './access.js';
+import type { ProxyLog } from './log.js';
+import { errorPage, pageTexts } from './pages.js';
+import type { ActiveTunnel, TunnelTable } from './tunnel-table.js';
+
+export interface IngressOptions {
+  table: TunnelTable;
+  credentials: CredentialCheck;
+  log: ProxyLog;
+  /** Whether a host name belongs to a registered tunnel that is not connected here (502, not 404). */
+  isKnownHost(hostname: string): Promise<boolean>;
+  scheme: 'http' | 'https';
+}
+
+type Refusal = { status: number; message: string; challenge?: string };
+
+/** Headers a proxy owns: hop-by-hop ones, and what it says itself about the client. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization']);
+const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip', 'forwarded'];
+
+/**
+ * The HTTP ingress: routes by Host (`{path}.{domain}`) to a connected tunnel, after its allow-list
+ * (checked against the connection's address) and its Basic credentials; nothing reaches the device
+ * before both pass. Bodies stream both ways (large files, Server-Sent Events), WebSockets too.
+ */
+export function createIngress(o: IngressOptions): Server {
+  const server = createServer((req, res) => void serve(req, res));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head));
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  async function admit(req: IncomingMessage): Promise<{ tunnel: ActiveTunnel } | Refusal> {
+    // Node keeps only the first of repeated Host or Authorization headers; a request with two is ambiguous.
+    if (count(req, 'host') !== 1 || count(req, 'authorization') > 1) return { status: 400, message: pageTexts.badRequest };
+    const host = hostname(req.headers.host!);
+    const tunnel = o.table.get(host);
+    if (!tunnel) {
+      const known = await o.isKnownHost(host).catch(() => false);
+      return known ? { status: 502, message: pageTexts.down(host) } : { status: 404, message: pageTexts.unknownHost(host) };
+    }
+    if (!addressAllowed(tunnel.allow, req.socket.remoteAddress)) return { status: 403, message: pageTexts.forbidden };
+    if (tunnel.credentials && !(await o.credentials.check(tunnel.credentials, req.headers.authorization))) {
+      return { status: 401, message: pageTexts.unauthorized, challenge: 'Basic realm="Fleetlink tunnel", charset="UTF-8"' };
+    }
+    return { tunnel };
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse) {
+    const admitted = await admit(req);
+    if (!('tunnel' in admitted)) return refuse(res, admitted);
+    let channel: ServerChannel;
+    try {
+      channel = await openChannel(admitted.tunnel, req);
+    } catch {
+      return refuse(res, { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) });
+    }
+    const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, admitted.tunnel, o.scheme), createConnection: () => channel as unknown as import('node:net').Socket });
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.headers));
+      res.flushHeaders();
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+    });
+    upstream.on('error', () => {
+      if (!res.headersSent) refuse(res, { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) });
+      else res.destroy();
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    socket.on('error', () => socket.destroy());
+    const admitted = await admit(req);
+    if (!('tunnel' in admitted)) return refuseRaw(socket, admitted);
+    let channel: ServerChannel;
+    try {
+      channel = await openChannel(admitted.tunnel, req);
+    } catch {
+      return refuseRaw(socket, { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) });
+    }
+    const headers = { ...upstreamHeaders(req, admitted.tunnel, o.scheme), connection: 'Upgrade', upgrade: req.headers.upgrade ?? 'websocket' };
+    const upstream = request({ method: req.method, path: req.url, headers, createConnection: () => channel as unknown as import('node:net').Socket });
+    upstream.on('upgrade', (answer, upSocket, upHead) => {
+      socket.write(statusLine(answer) + rawHeaderLines(answer.rawHeaders) + '\r\n');
+      if (upHead.length) socket.write(upHead);
+      if (head.length) upSocket.write(head);
+      upSocket.pipe(socket).pipe(upSocket);
+      upSocket.on('error', () => socket.destroy());
+      upSocket.on('close', () => socket.destroy());
+      socket.on('close', () => upSocket.destroy());
+    });
+    // The device's service declined the upgrade: its answer goes back as it is.
+    upstream.on('response', (answer) => {
+      socket.write(statusLine(answer) + rawHeaderLines(answer.rawHeaders, true) + 'connection: close\r\n\r\n');
+      answer.pipe(socket);
+    });
+    upstream.on('error', () => refuseRaw(socket, { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) }));
+    upstream.end();
+  }
+
+  function openChannel(tunnel: ActiveTunnel, req: IncomingMessage): Promise<ServerChannel> {
+    return new Promise((resolve, reject) =>
+      tunnel.connection.forwardOut(tunnel.bindAddr, tunnel.bindPort, req.socket.remoteAddress ?? '0.0.0.0', req.socket.remotePort ?? 0, (err, channel) =>
+        err ? reject(err) : resolve(channel),
+      ),
+    );
+  }
+
+  function refuse(res: ServerResponse, r: Refusal) {
+    const page = errorPage(r.status, r.message);
+    res.writeHead(page.status, { ...page.headers, ...(r.challenge ? { 'www-authenticate': r.challenge } : {}) });
+    res.end(page.body);
+    if (r.status >= 500) o.log.warn({ status: r.status }, `proxy: ${r.message}`);
+  }
+
+  function refuseRaw(socket: Duplex, r: Refusal) {
+    if (socket.destroyed) return;
+    const page = errorPage(r.status, r.message);
+    const headers = { ...page.headers, ...(r.challenge ? { 'www-authenticate': r.challenge } : {}), 'content-length': String(Buffer.byteLength(page.body)), connection: 'close' };
+    socket.end(`HTTP/1.1 ${page.status} ${page.status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${page.body}`);
+  }
+
+  return server;
+}
+
+/** How many times a header came in the request, whatever its case. */
+const count = (req: IncomingMessage, name: string) => req.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === name).length;
+
+/** The host name of a Host header: lowercase, without its port or a trailing dot. */
+export function hostname(host: string): string {
+  const bare = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  return bare.toLowerCase().replace(/\.$/, '');
+}
+
+/**
+ * The request's headers as the device's service gets them: what the client said about itself
+ * through proxies is dropped and replaced by what this proxy saw, and the tunnel's own
+ * credentials never reach the device.
+ */
+function upstreamHeaders(req: IncomingMessage, tunnel: ActiveTunnel, scheme: string): IncomingHttpHeaders {
+  const headers = withoutHopByHop(req.headers);
+  for (const h of FORWARDED) delete headers[h];
+  if (tunnel.credentials) delete headers.authorization;
+  const address = req.socket.remoteAddress ?? '';
+  headers['x-forwarded-for'] = address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+  headers['x-forwarded-proto'] = scheme;
+  headers['x-forwarded-host'] = req.headers.host;
+  return headers;
+}
+
+function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const listed = String(headers.connection ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase());
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k) && !listed.includes(k)));
+}
+
+const statusLine = (answer: IncomingMessage) => `HTTP/1.1 ${answer.statusCode} ${answer.statusMessage ?? ''}\r\n`;
+
+function rawHeaderLines(raw: string[], dropHopByHop = false): string {
+  let out = '';
+  for (let i = 0; i < raw.length; i += 2) {
+    if (dropHopByHop && HOP_BY_HOP.has(raw[i]!.toLowerCase())) continue;
+    out += `${raw[i]}: ${raw[i + 1]}\r\n`;
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+import { once } from 'node:events';
+import type { Server as NetServer } from 'node:net';
+import { CredentialCheck } from './access.js';
+import { ConsoleClient } from './console-client.js';
+import { createIngress } from './ingress.js';
+import type { ProxyLog } from './log.js';
+import { createSshServer } from './ssh-server.js';
+import { TunnelTable } from './tunnel-table.js';
+
+export interface ProxyOptions {
+  /** Where the console's proxy API is (`/api/proxy/…`). */
+  consoleUrl: string;
+  /** The PROXY server this proxy is, and its password at the console. */
+  serverId: string;
+  password: string;
+  /** The SSH host key (private, OpenSSH format) whose public half is the server's `hostKey`. */
+  hostKey: string;
+  ssh: { host: string; port: number };
+  http: { host: string; port: number };
+  /** Tunnels are served at `{path}.{domain}`. */
+  domain: string;
+  log: ProxyLog;
+}
+
+export interface RunningProxy {
+  sshPort: number;
+  httpPort: number;
+  /** How many tunnels are connected now. */
+  readonly tunnels: number;
+  close(): Promise<void>;
+}
+
+/** A listener the proxy could not open at start: which one, where, and the reason in words. */
+export class ProxyStartError extends Error {
+  constructor(
+    readonly part: 'ssh' | 'http',
+    readonly at: { host: string; port: number },
+    readonly reason: string,
+  ) {
+    super(`The tunnel proxy's ${part === 'ssh' ? 'SSH server' : 'HTTP ingress'} cannot start: ${reason}.`);
+  }
+}
+
+/** Starts the SSH server and the HTTP ingress; either port taken stops the start with a clear error. */
+export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
+  const consoleApi = new ConsoleClient(o.consoleUrl, { serverId: o.serverId, password: o.password });
+  const table = new TunnelTable();
+  let httpPort = o.http.port;
+  const mappingOf = (hostname: string) => `http://${hostname}${httpPort === 80 ? '' : `:${httpPort}`}`;
+  const ssh = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, log: o.log, mappingOf });
+  const ingress = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost: (h) => consoleApi.hostKnown(h), scheme: 'http' });
+  const started: NetServer[] = [];
+  try {
+    const sshPort = await listen(ssh as unknown as NetServer, o.ssh, 'ssh');
+    started.push(ssh as unknown as NetServer);
+    httpPort = await listen(ingress, o.http, 'http');
+    started.push(ingress);
+    await consoleApi.hello();
+    o.log.info({ ssh: `${o.ssh.host}:${sshPort}`, http: `${o.http.host}:${httpPort}`, domain: o.domain }, 'proxy: listening');
+    return {
+      sshPort,
+      httpPort,
+      get tunnels() {
+        return table.size;
+      },
+      async close() {
+        ingress.closeAllConnections();
+        await Promise.all(started.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      },
+    };
+  } catch (err) {
+    ingress.closeAllConnections();
+    for (const s of started) s.close();
+    throw err;
+  }
+}
+
+async function listen(server: NetServer, at: { host: string; port: number }, part: 'ssh' | 'http'): Promise<number> {
+  server.listen(at.port, at.host);
+  try {
+    await once(server, 'listening');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const reason = e.code === 'EADDRINUSE' ? `port ${at.port} is already in use on ${at.host}` : e.code === 'EACCES' ? `no permission to listen on ${at.host}:${at.port}` : e.message;
+    throw new ProxyStartError(part, at, reason);
+  }
+  return (server.address() as { port: number }).port;
+}

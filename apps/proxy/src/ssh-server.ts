@@ -1,0 +1,102 @@
+import ssh2, { type Connection, type Server } from 'ssh2';
+import { allowList } from './access.js';
+import { ConsoleRefusal, type ConsoleClient } from './console-client.js';
+import type { ProxyLog } from './log.js';
+import type { ActiveTunnel, TunnelTable } from './tunnel-table.js';
+
+export interface SshServerOptions {
+  hostKey: string;
+  console: ConsoleClient;
+  table: TunnelTable;
+  log: ProxyLog;
+  /** The public address of a tunnel, reported to the console as its mapping. */
+  mappingOf(hostname: string): string;
+}
+
+/**
+ * The proxy's SSH server: a device signs in with its id and its own password (checked by the
+ * console), then asks for reverse forwards (`tcpip-forward`, as `ssh -R` does). A forward is taken
+ * only for a port the console knows as one of that device's tunnels; anything else is refused and
+ * logged, and no shell or other channel is ever opened.
+ */
+export function createSshServer(o: SshServerOptions): Server {
+  return new ssh2.Server({ hostKeys: [o.hostKey], keepaliveInterval: 15_000, keepaliveCountMax: 3 }, (client, info) => {
+    let deviceId: string | undefined;
+    const forwards = new Map<number, ActiveTunnel>();
+    const peer = { address: info.ip };
+
+    client.on('authentication', (ctx) => {
+      if (ctx.method !== 'password') return ctx.reject(['password']);
+      o.console.deviceLogin(ctx.username, ctx.password).then(
+        (id) => {
+          deviceId = id;
+          ctx.accept();
+        },
+        (err: Error) => {
+          o.log.warn({ ...peer, username: ctx.username.slice(0, 64), err: err.message }, 'proxy: device sign-in refused');
+          ctx.reject();
+        },
+      );
+    });
+
+    client.on('request', (accept, reject, name, bind) => {
+      if (!deviceId || (name !== 'tcpip-forward' && name !== 'cancel-tcpip-forward')) return reject?.();
+      if (name === 'cancel-tcpip-forward') {
+        const tunnel = forwards.get(bind.bindPort);
+        if (tunnel) void close(tunnel);
+        return accept?.();
+      }
+      void open(deviceId, bind.bindAddr, bind.bindPort).then((ok) => (ok ? accept?.(bind.bindPort) : reject?.()));
+    });
+
+    // A device forwards its ports here; it has nothing to run on the proxy.
+    client.on('session', (_accept, reject) => reject());
+    client.on('tcpip', (_accept, reject) => reject());
+    client.on('error', (err) => o.log.warn({ ...peer, deviceId, err: err.message }, 'proxy: SSH connection error'));
+    client.on('close', () => {
+      for (const tunnel of [...forwards.values()]) void close(tunnel);
+    });
+
+    async function open(device: string, bindAddr: string, bindPort: number): Promise<boolean> {
+      try {
+        if (forwards.has(bindPort)) throw new ConsoleRefusal(409, `Port ${bindPort} is forwarded already on this connection.`);
+        const fwd = await o.console.forward(device, bindPort);
+        if (fwd.type !== 'HTTP' || !fwd.hostname) throw new ConsoleRefusal(422, 'Only HTTP tunnels are served by this proxy.');
+        const tunnel: ActiveTunnel = {
+          tunnelId: fwd.tunnelId,
+          deviceId: device,
+          hostname: fwd.hostname,
+          connection: client as Connection,
+          bindAddr,
+          bindPort,
+          allow: allowList(fwd.allow),
+          credentials: fwd.username && fwd.passwordHash ? { tunnelId: fwd.tunnelId, username: fwd.username, passwordHash: fwd.passwordHash } : undefined,
+        };
+        forwards.set(bindPort, tunnel);
+        o.table.add(tunnel);
+        await o.console.state({ tunnelId: tunnel.tunnelId, deviceId: device, state: 'CONNECTED', mapping: o.mappingOf(tunnel.hostname) });
+        o.log.info({ deviceId: device, tunnelId: tunnel.tunnelId, hostname: tunnel.hostname }, 'proxy: tunnel connected');
+        return true;
+      } catch (err) {
+        const tunnel = forwards.get(bindPort);
+        if (tunnel && !(err instanceof ConsoleRefusal && err.status === 409)) {
+          forwards.delete(bindPort);
+          o.table.remove(tunnel);
+        }
+        o.log.warn({ ...peer, deviceId: device, port: bindPort, err: (err as Error).message }, 'proxy: forward refused');
+        return false;
+      }
+    }
+
+    async function close(tunnel: ActiveTunnel): Promise<void> {
+      if (forwards.get(tunnel.bindPort) !== tunnel) return;
+      forwards.delete(tunnel.bindPort);
+      // A newer connection of the device may hold the host name now: then the tunnel is still up.
+      if (!o.table.remove(tunnel)) return;
+      o.log.info({ deviceId: tunnel.deviceId, tunnelId: tunnel.tunnelId }, 'proxy: tunnel disconnected');
+      await o.console
+        .state({ tunnelId: tunnel.tunnelId, deviceId: tunnel.deviceId, state: 'DISCONNECTED', mapping: null })
+        .catch((err: Error) => o.log.warn({ tunnelId: tunnel.tunnelId, err: err.message }, 'proxy: cannot report a disconnected tunnel'));
+    }
+  });
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { generateHostKey, ProxyStartError, publicHostKey, startProxy, type ProxyLog, type RunningProxy } from '@fleetlink/proxy';
+import type { Db } from '../../db/client.js';
+import { brokerSettings } from '../../db/schema/index.js';
+import { ConfigError, type Env } from '../../env.js';
+import { loadOrCreateSetting } from '../enrollment/credentials.js';
+import type { ServersRepository } from '../servers/servers.repository.js';
+
+const EMBEDDED_PROXY = 'embeddedProxyServerId';
+
+type ProxyEnv = Pick<Env, 'PORT' | 'HOST' | 'TUNNEL_SSH_HOST' | 'TUNNEL_SSH_PORT' | 'TUNNEL_HTTP_HOST' | 'TUNNEL_HTTP_PORT' | 'TUNNEL_DOMAIN'>;
+
+/**
+ * Starts the built-in tunnel proxy beside the console (it talks to the console's proxy API over
+ * loopback, as a standalone one would over the network) and, on the first start, registers it as
+ * the default PROXY server with the public half of its host key, made once and kept in the database.
+ */
+export async function startEmbeddedProxy(o: { db: Db; env: ProxyEnv; servers: ServersRepository; log: ProxyLog }): Promise<{ proxy: RunningProxy; serverId: string }> {
+  const { env } = o;
+  const secrets = await loadOrCreateSetting(o.db, 'embeddedProxy', () => ({
+    password: randomBytes(24).toString('base64url'),
+    hostKey: generateHostKey().privateKey,
+  }));
+  const url = `ssh://${env.TUNNEL_SSH_HOST}:${env.TUNNEL_SSH_PORT}`;
+  const [found] = await o.db.select().from(brokerSettings).where(eq(brokerSettings.name, EMBEDDED_PROXY));
+  let serverId = found?.value as string | undefined;
+  // Registered on the first start; an administrator who removed the registration gets it back.
+  if (!serverId || !(await o.servers.findById(serverId))) {
+    serverId = await o.servers.insert({
+      type: 'PROXY',
+      url,
+      notes: 'Built-in tunnel proxy, started with the console.',
+      username: 'fleetlink-proxy',
+      password: secrets.password,
+      hostKey: publicHostKey(secrets.hostKey),
+      status: 'ONLINE',
+    });
+    await o.db.insert(brokerSettings).values({ name: EMBEDDED_PROXY, value: serverId }).onConflictDoUpdate({ target: brokerSettings.name, set: { value: serverId } });
+  } else if ((await o.servers.findById(serverId))?.url !== url) {
+    // Started on another address than last time: agents are sent where it listens now.
+    await o.servers.update(serverId, { url });
+  }
+  const loopback = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+  try {
+    const proxy = await startProxy({
+      consoleUrl: `http://${loopback}:${env.PORT}`,
+      serverId,
+      password: secrets.password,
+      hostKey: secrets.hostKey,
+      ssh: { host: env.TUNNEL_SSH_HOST, port: env.TUNNEL_SSH_PORT },
+      http: { host: env.TUNNEL_HTTP_HOST, port: env.TUNNEL_HTTP_PORT },
+      domain: env.TUNNEL_DOMAIN,
+      log: o.log,
+    });
+    return { proxy, serverId };
+  } catch (err) {
+    if (err instanceof ProxyStartError) {
+      const setting = err.part === 'ssh' ? 'TUNNEL_SSH_PORT' : 'TUNNEL_HTTP_PORT';
+      throw new ConfigError(
+        `The built-in tunnel proxy cannot start: ${err.reason.replace(`port ${err.at.port}`, `port ${err.at.port} (${setting})`)}; set ${setting} to a free port, or TUNNEL_SSH_PORT to 0 to run without the built-in tunnel proxy.`,
+      );
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,67 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+
+/** What the device's service saw of a request that came through a tunnel. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  bodyBytes: number;
+}
+
+export interface LocalService {
+  port: number;
+  /** Every request it answered, oldest first. */
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * A service on this machine for tunnels to reach, as one on a device would be: `/` answers a page
+ * naming `title`, `/echo` the request it saw as JSON, `/upload` counts the body it streamed in,
+ * `/events` sends Server-Sent Events, and any WebSocket echoes what it gets.
+ */
+export async function startLocalService(title = 'Hello from the device'): Promise<LocalService> {
+  const seen: SeenRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    let bodyBytes = 0;
+    req.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
+    req.on('end', () => {
+      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes };
+      seen.push(request);
+      if (req.url === '/events') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        let n = 0;
+        const timer = setInterval(() => {
+          res.write(`data: tick ${++n}\n\n`);
+          if (n === 3) {
+            clearInterval(timer);
+            res.end();
+          }
+        }, 100);
+        return;
+      }
+      if (req.url?.startsWith('/echo') || req.url === '/upload') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(request));
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`);
+    });
+  });
+  const sockets = new WebSocketServer({ server });
+  sockets.on('connection', (ws) => ws.on('message', (data, binary) => ws.send(binary ? data : `echo: ${data.toString()}`)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of sockets.clients) c.terminate();
+        sockets.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,86 @@
+import { AuditKind, ErrorCode, type ProxyForward, type ProxyTunnelState } from '@fleetlink/contract';
+import { allowListEntries } from '@fleetlink/contract';
+import { AppError, notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { HubLog } from '../broker/hub-connection.js';
+import { safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
+import type { ServersRepository } from '../servers/servers.repository.js';
+import type { TunnelsRepository } from './tunnels.repository.js';
+
+const unauthenticated = (message: string) => new AppError(401, ErrorCode.Unauthenticated, message);
+
+export interface ProxyApiDeps {
+  repo: TunnelsRepository;
+  servers: ServersRepository;
+  credentials: DeviceCredentials;
+  audit: AuditTrail;
+  log: Pick<HubLog, 'warn'>;
+  /** The proxy's own domain (tunnels without a custom domain). */
+  domain: string;
+}
+
+/**
+ * What the console tells its tunnel proxies (contract `proxyRoutes`): who a device is, which of its
+ * tunnels a forward is, and what the proxies report back. A device reaches only its own tunnels: a
+ * forward is looked up by the device the proxy authenticated and the port it asked for.
+ */
+export class ProxyApiService {
+  constructor(private readonly deps: ProxyApiDeps) {}
+
+  /** The PROXY server whose id and password the Basic header holds. */
+  async authenticate(header: string | undefined): Promise<string> {
+    const match = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)$/i);
+    const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+    const colon = decoded.indexOf(':');
+    const [serverId, password] = colon > 0 ? [decoded.slice(0, colon), decoded.slice(colon + 1)] : ['', ''];
+    const REFUSED = 'A tunnel proxy signs in with its PROXY server id and password.';
+    if (!/^[0-9a-f-]{36}$/i.test(serverId)) throw unauthenticated(REFUSED);
+    const server = await this.deps.servers.findById(serverId);
+    if (!server || server.type !== 'PROXY' || !server.password || !safeEqual(password, server.password)) throw unauthenticated(REFUSED);
+    return server.id;
+  }
+
+  async deviceLogin(username: string, password: string): Promise<{ deviceId: string }> {
+    const deviceId = await this.deps.credentials.verify(username, password);
+    if (!deviceId) throw unauthenticated('The device credentials are not valid.');
+    return { deviceId };
+  }
+
+  async forward(proxyServerId: string, deviceId: string, port: number): Promise<ProxyForward> {
+    const tunnel = await this.deps.repo.byPort(deviceId, port);
+    if (!tunnel) {
+      const reason = `Port ${port} is not a registered tunnel of this device.`;
+      this.deps.log.warn({ deviceId, port, proxyServerId }, 'tunnel forward refused: not a tunnel of the device');
+      await this.deps.audit.record({ username: null, subject: null }, { kind: AuditKind.TunnelRefused, deviceId, details: { port, proxyServerId } }, { error: reason });
+      throw notFound(reason);
+    }
+    return {
+      tunnelId: tunnel.id,
+      type: tunnel.type,
+      hostname: tunnel.path ? `${tunnel.path}.${tunnel.customDomain ?? this.deps.domain}` : null,
+      allow: allowListEntries(tunnel.securityIp),
+      username: tunnel.securityPasswordHash ? tunnel.securityUsername : null,
+      passwordHash: tunnel.securityPasswordHash,
+    };
+  }
+
+  async state(proxyServerId: string, report: ProxyTunnelState): Promise<void> {
+    const recorded = await this.deps.repo.recordState(report.deviceId, report.tunnelId, report.state, report.mapping, proxyServerId);
+    if (!recorded) throw notFound('Tunnel not found.');
+  }
+
+  async hello(proxyServerId: string): Promise<void> {
+    await this.deps.repo.disconnectAllOf(proxyServerId);
+  }
+
+  /** `{path}.{domain}`: the proxy's own domain, or a custom one (then the path is the first label). */
+  async hostKnown(hostname: string): Promise<boolean> {
+    const own = `.${this.deps.domain}`;
+    if (hostname.endsWith(own)) {
+      const path = hostname.slice(0, -own.length);
+      if (!path.includes('.')) return this.deps.repo.hostExists(path, null);
+    }
+    const dot = hostname.indexOf('.');
+    return dot > 0 && this.deps.repo.hostExists(hostname.slice(0, dot), hostname.slice(dot + 1));
+  }
+}

@@ -1,0 +1,119 @@
+import type { TunnelForm } from '@fleetlink/contract';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { devices, organizationDomains, tunnels } from '../../db/schema/index.js';
+
+const rowColumns = {
+  id: tunnels.id,
+  deviceId: tunnels.deviceId,
+  name: tunnels.name,
+  type: tunnels.type,
+  port: tunnels.port,
+  mode: tunnels.mode,
+  domainId: tunnels.domainId,
+  customDomain: organizationDomains.domain,
+  path: tunnels.path,
+  host: tunnels.host,
+  securityIp: tunnels.securityIp,
+  securityUsername: tunnels.securityUsername,
+  securityPasswordHash: tunnels.securityPasswordHash,
+  state: tunnels.state,
+  mapping: tunnels.mapping,
+  online: devices.online,
+};
+
+/** A tunnel as selected: with its custom domain's name (null for the proxy's own) and its device's state. */
+export type TunnelRecord = Awaited<ReturnType<TunnelsRepository['list']>>[number];
+
+/** What is stored of a form: the password only as its hash. */
+export type TunnelValues = Omit<TunnelForm, 'securityPassword' | 'host'> & { host: string; path: string | null; securityPasswordHash: string | null };
+
+/** The SQL of tunnels: their definitions, and the state their proxies report. */
+export class TunnelsRepository {
+  constructor(private readonly db: Db) {}
+
+  private select() {
+    return this.db
+      .select(rowColumns)
+      .from(tunnels)
+      .innerJoin(devices, eq(devices.id, tunnels.deviceId))
+      .leftJoin(organizationDomains, eq(organizationDomains.id, tunnels.domainId));
+  }
+
+  list(deviceId: string) {
+    return this.select().where(eq(tunnels.deviceId, deviceId)).orderBy(asc(tunnels.port));
+  }
+
+  async find(deviceId: string, id: string): Promise<TunnelRecord | undefined> {
+    const [row] = await this.select().where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id)));
+    return row;
+  }
+
+  async byPort(deviceId: string, port: number): Promise<TunnelRecord | undefined> {
+    const [row] = await this.select().where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.port, port)));
+    return row;
+  }
+
+  async countOf(deviceId: string): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(tunnels).where(eq(tunnels.deviceId, deviceId));
+    return row?.n ?? 0;
+  }
+
+  async pathTaken(path: string): Promise<boolean> {
+    const [row] = await this.db.select({ n: count() }).from(tunnels).where(eq(tunnels.path, path));
+    return (row?.n ?? 0) > 0;
+  }
+
+  async insert(deviceId: string, values: TunnelValues): Promise<string> {
+    const [row] = await this.db.insert(tunnels).values({ deviceId, ...values }).returning({ id: tunnels.id });
+    return row!.id;
+  }
+
+  /** A new definition: false when there was no such tunnel. */
+  async update(deviceId: string, id: string, values: TunnelValues): Promise<boolean> {
+    const rows = await this.db.update(tunnels).set(values).where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id))).returning({ id: tunnels.id });
+    return rows.length > 0;
+  }
+
+  async delete(deviceId: string, id: string): Promise<boolean> {
+    const rows = await this.db.delete(tunnels).where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id))).returning({ id: tunnels.id });
+    return rows.length > 0;
+  }
+
+  /** What a proxy reported; only for the device the tunnel belongs to. */
+  async recordState(deviceId: string, id: string, state: 'CONNECTED' | 'DISCONNECTED', mapping: string | null, proxyServerId: string): Promise<boolean> {
+    const rows = await this.db
+      .update(tunnels)
+      .set({ state, mapping, proxyServerId, stateAt: new Date() })
+      .where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id)))
+      .returning({ id: tunnels.id });
+    return rows.length > 0;
+  }
+
+  /** A proxy restarted: nothing it served before is connected now. */
+  async disconnectAllOf(proxyServerId: string): Promise<void> {
+    await this.db
+      .update(tunnels)
+      .set({ state: 'DISCONNECTED', mapping: null, stateAt: new Date() })
+      .where(and(eq(tunnels.proxyServerId, proxyServerId), eq(tunnels.state, 'CONNECTED')));
+  }
+
+  /** The ACTIVE custom domains of the device's organization, for the form and for serving. */
+  activeDomains(deviceId: string): Promise<{ id: string; domain: string }[]> {
+    return this.db
+      .select({ id: organizationDomains.id, domain: organizationDomains.domain })
+      .from(organizationDomains)
+      .innerJoin(devices, eq(devices.organizationId, organizationDomains.organizationId))
+      .where(and(eq(devices.id, deviceId), eq(organizationDomains.status, 'ACTIVE')))
+      .orderBy(asc(organizationDomains.domain));
+  }
+
+  /** Whether a path on a domain (the proxy's own: null) is a registered tunnel. */
+  async hostExists(path: string, customDomain: string | null): Promise<boolean> {
+    const q = this.db.select({ n: count() }).from(tunnels).leftJoin(organizationDomains, eq(organizationDomains.id, tunnels.domainId));
+    const [row] = await q.where(
+      and(eq(tunnels.path, path), customDomain === null ? sql`${tunnels.domainId} is null` : eq(organizationDomains.domain, customDomain)),
+    );
+    return (row?.n ?? 0) > 0;
+  }
+}

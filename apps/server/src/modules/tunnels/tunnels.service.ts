@@ -1,0 +1,251 @@
+import {
+  AuditKind,
+  ErrorCode,
+  RequestName,
+  suggestTunnelPath,
+  TUNNEL_DEFAULT_HOST,
+  TUNNELS_PER_DEVICE_MAX,
+  tunnelTexts,
+  type Tunnel,
+  type TunnelDomain,
+  type TunnelForm,
+  type TunnelStatus,
+} from '@fleetlink/contract';
+import { hashTunnelPassword } from '@fleetlink/contract/tunnel-password';
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../../auth/principal.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import { fieldChanges } from '../audit/field-changes.js';
+import { callDevice, type DeviceCallDeps } from '../broker/device-call.js';
+import type { OrganizationPolicy } from '../organizations/organization.policy.js';
+import { isUniqueViolation } from '../organizations/unique-violation.js';
+import type { TunnelProxies } from './tunnel-proxies.js';
+import type { TunnelRecord, TunnelsRepository, TunnelValues } from './tunnels.repository.js';
+
+/** How long the device has to reach its proxy and have the forward accepted. */
+const CONNECT_TIMEOUT_MS = 20_000;
+
+/** What a tunnel edit can change, as the audit trail compares it (never the password). */
+const EDITABLE = ['name', 'type', 'port', 'mode', 'domainId', 'path', 'host', 'securityIp', 'securityUsername'] as const;
+
+const TEXTS = {
+  notFound: 'Tunnel not found.',
+  tooMany: `A device can have at most ${TUNNELS_PER_DEVICE_MAX} tunnels.`,
+  portTaken: (port: number) => `This device has a tunnel for port ${port} already.`,
+  pathTaken: (path: string) => `The path '${path}' is taken: choose another.`,
+  domain: 'The domain is not an active custom domain of this device’s organization.',
+  passwordNeeded: 'Password is required.',
+  tcp: 'TCP tunnels cannot be connected yet: the proxy serves HTTP tunnels only.',
+  offline: 'The device is offline: a tunnel can only be connected or disconnected while it is online.',
+  wentOffline: 'The device went offline before it answered.',
+};
+
+export interface TunnelsDeps extends DeviceCallDeps {
+  repo: TunnelsRepository;
+  policy: OrganizationPolicy;
+  audit: AuditTrail;
+  proxies: TunnelProxies;
+  /** The proxy's own domain: tunnels without a custom domain are at `{path}.{domain}`. */
+  domain: string;
+}
+
+/**
+ * Tunnels (SPEC §2 Network tab, §3, §4; issue 29): members read them, CREATOR and ADMIN change,
+ * connect and disconnect them, every change is in the audit trail. Connecting asks the device's
+ * agent to open a reverse forward at its proxy; the proxy reports the state, which is what the
+ * status shows.
+ */
+export class TunnelsService {
+  constructor(private readonly deps: TunnelsDeps) {}
+
+  async list(p: Principal, deviceId: string): Promise<Tunnel[]> {
+    await this.deps.policy.readDevice(p, deviceId);
+    return (await this.deps.repo.list(deviceId)).map((t) => this.toTunnel(t));
+  }
+
+  async get(p: Principal, deviceId: string, id: string): Promise<Tunnel> {
+    await this.deps.policy.readDevice(p, deviceId);
+    return this.toTunnel(await this.found(deviceId, id));
+  }
+
+  /** The Domain choices of the form: the proxy's own domain, then the organization's ACTIVE ones. */
+  async domains(p: Principal, deviceId: string): Promise<TunnelDomain[]> {
+    await this.deps.policy.readDevice(p, deviceId);
+    return [{ id: null, domain: this.deps.domain }, ...(await this.deps.repo.activeDomains(deviceId))];
+  }
+
+  create(p: Principal, deviceId: string, form: TunnelForm): Promise<Tunnel> {
+    const action = { kind: AuditKind.TunnelCreate, deviceId, details: describeForm(form) };
+    return this.deps.audit.track(
+      p,
+      action,
+      async () => {
+        await this.deps.policy.writeDevice(p, deviceId);
+        if ((await this.deps.repo.countOf(deviceId)) >= TUNNELS_PER_DEVICE_MAX) throw conflict(TEXTS.tooMany);
+        const values = await this.values(deviceId, form);
+        const id = await this.deps.repo.insert(deviceId, values).catch(this.taken(form, values));
+        return this.toTunnel(await this.found(deviceId, id));
+      },
+      (tunnel) => ({ details: { id: tunnel.id, path: tunnel.path } }),
+    );
+  }
+
+  async update(p: Principal, deviceId: string, id: string, form: TunnelForm): Promise<Tunnel> {
+    const before = await this.deps.repo.find(deviceId, id);
+    const details = before ? { id, port: form.port, changes: fieldChanges(before, form, EDITABLE) } : { id, ...describeForm(form) };
+    return this.deps.audit.track(p, { kind: AuditKind.TunnelUpdate, deviceId, details }, async () => {
+      await this.deps.policy.writeDevice(p, deviceId);
+      const current = await this.found(deviceId, id);
+      if (this.connected(current)) throw conflict(tunnelTexts.disconnectToEdit);
+      const values = await this.values(deviceId, form, current);
+      await this.deps.repo.update(deviceId, id, values).catch(this.taken(form, values));
+      return this.toTunnel(await this.found(deviceId, id));
+    });
+  }
+
+  async remove(p: Principal, deviceId: string, id: string): Promise<void> {
+    await this.deps.audit.track(
+      p,
+      { kind: AuditKind.TunnelDelete, deviceId, details: { id } },
+      async () => {
+        await this.deps.policy.writeDevice(p, deviceId);
+        const current = await this.found(deviceId, id);
+        if (this.connected(current)) throw conflict(tunnelTexts.disconnectToRemove);
+        await this.deps.repo.delete(deviceId, id);
+        return current;
+      },
+      (removed) => ({ details: { name: removed.name, type: removed.type, port: removed.port, path: removed.path } }),
+    );
+  }
+
+  start(p: Principal, deviceId: string, id: string): Promise<TunnelStatus> {
+    return this.deps.audit.track(p, { kind: AuditKind.TunnelConnect, deviceId, details: { id } }, async () => {
+      const { organizationId } = await this.deps.policy.writeDevice(p, deviceId);
+      const tunnel = await this.found(deviceId, id);
+      if (tunnel.type === 'TCP') throw conflict(TEXTS.tcp);
+      if (!tunnel.online) throw new AppError(409, ErrorCode.DeviceUnavailable, TEXTS.offline);
+      const proxy = await this.deps.proxies.proxyOf(deviceId, organizationId);
+      await callDevice(
+        this.deps,
+        deviceId,
+        RequestName.OpenTunnel,
+        { tunnelId: tunnel.id, port: tunnel.port, host: tunnel.host, proxy },
+        { timeoutMs: CONNECT_TIMEOUT_MS, graceMs: 2000 },
+        TEXTS,
+      );
+      return this.toTunnel(await this.found(deviceId, id)).status;
+    });
+  }
+
+  stop(p: Principal, deviceId: string, id: string): Promise<TunnelStatus> {
+    return this.deps.audit.track(p, { kind: AuditKind.TunnelDisconnect, deviceId, details: { id } }, async () => {
+      await this.deps.policy.writeDevice(p, deviceId);
+      const tunnel = await this.found(deviceId, id);
+      await callDevice(this.deps, deviceId, RequestName.CloseTunnel, { tunnelId: tunnel.id, port: tunnel.port }, { timeoutMs: 10_000, graceMs: 2000 }, TEXTS);
+      return this.toTunnel(await this.found(deviceId, id)).status;
+    });
+  }
+
+  toTunnel(t: TunnelRecord): Tunnel {
+    return {
+      id: t.id,
+      name: t.name,
+      type: t.type,
+      port: t.port,
+      mode: t.mode,
+      domain: t.customDomain ?? this.deps.domain,
+      domainId: t.domainId,
+      path: t.path,
+      host: t.host,
+      securityIp: t.securityIp,
+      securityUsername: t.securityUsername,
+      securityPassword: null,
+      withSecurityCredentials: t.securityPasswordHash !== null,
+      // What the proxy said holds only while the device is online (SPEC §4: UNKNOWN otherwise);
+      // a tunnel no proxy has reported on was never connected.
+      status: {
+        port: t.port,
+        state: !t.online ? 'UNKNOWN' : (t.state ?? 'DISCONNECTED'),
+        mapping: t.online && t.state === 'CONNECTED' ? t.mapping : null,
+      },
+    };
+  }
+
+  private connected(t: TunnelRecord): boolean {
+    return t.online && t.state === 'CONNECTED';
+  }
+
+  private async found(deviceId: string, id: string): Promise<TunnelRecord> {
+    const row = await this.deps.repo.find(deviceId, id);
+    if (!row) throw notFound(TEXTS.notFound);
+    return row;
+  }
+
+  /** What is stored of a form: HTTP-only parts dropped for TCP, the path suggested, the password hashed. */
+  private async values(deviceId: string, form: TunnelForm, current?: TunnelRecord): Promise<TunnelValues> {
+    const http = form.type === 'HTTP';
+    if (http && form.domainId && !(await this.deps.repo.activeDomains(deviceId)).some((d) => d.id === form.domainId)) {
+      throw badRequest(TEXTS.domain, { domainId: TEXTS.domain });
+    }
+    const username = http ? form.securityUsername : null;
+    let passwordHash: string | null = null;
+    if (username && form.securityPassword) passwordHash = await hashTunnelPassword(form.securityPassword);
+    else if (username) {
+      // An edit that leaves the password empty keeps the one set (the API never shows it).
+      passwordHash = current?.securityPasswordHash ?? null;
+      if (!passwordHash) throw badRequest(TEXTS.passwordNeeded, { securityPassword: TEXTS.passwordNeeded });
+    }
+    return {
+      name: form.name,
+      type: form.type,
+      port: form.port,
+      mode: form.mode,
+      domainId: http ? form.domainId : null,
+      path: http ? (form.path ?? (await this.freePath(form.name))) : null,
+      host: (http ? form.host : null) ?? TUNNEL_DEFAULT_HOST,
+      securityIp: form.securityIp,
+      securityUsername: username,
+      securityPasswordHash: passwordHash,
+    };
+  }
+
+  /** The path suggested from the name, with a few random characters when that one is taken. */
+  private async freePath(name: string): Promise<string> {
+    const base = suggestTunnelPath(name);
+    if (!(await this.deps.repo.pathTaken(base))) return base;
+    return `${base.slice(0, 57)}-${randomBytes(3).toString('hex')}`;
+  }
+
+  /** The unique indexes have the last word when two people pick one port or path at once. */
+  private taken(form: TunnelForm, values: TunnelValues) {
+    return (err: unknown): never => {
+      if (!isUniqueViolation(err)) throw err;
+      if (constraintOf(err) === 'tunnels_path_idx') {
+        const message = TEXTS.pathTaken(values.path ?? '');
+        throw new AppError(409, ErrorCode.Conflict, message, { path: message });
+      }
+      throw new AppError(409, ErrorCode.Conflict, TEXTS.portTaken(form.port), { port: TEXTS.portTaken(form.port) });
+    };
+  }
+}
+
+/** The name of the constraint a database error names, wrapped by drizzle or not. */
+function constraintOf(err: unknown): string | undefined {
+  for (let e = err as { constraint?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.constraint === 'string') return e.constraint;
+  }
+  return undefined;
+}
+
+/** What the audit trail keeps of a form: never the password. */
+const describeForm = (form: TunnelForm) => ({
+  name: form.name,
+  type: form.type,
+  port: form.port,
+  mode: form.mode,
+  path: form.path,
+  host: form.host,
+  securityIp: form.securityIp,
+  securityUsername: form.securityUsername,
+});

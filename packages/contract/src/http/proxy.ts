@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { tunnelTypeSchema } from '../forms/tunnel-form.js';
+
+/**
+ * The console's API for tunnel proxies (DESIGN §6): the one seam between a proxy and the console. A
+ * proxy authenticates with HTTP Basic, its PROXY server's id as the username and that server's
+ * password; none of these routes takes a person's token.
+ */
+export const proxyRoutes = {
+  /** A device's SSH login at the proxy: its id and its own MQTT password. */
+  deviceLogin: { method: 'POST', path: '/api/proxy/device-login' },
+  /** A device asks the proxy to forward one of its ports: which tunnel that is, and its security. */
+  forward: { method: 'POST', path: '/api/proxy/forward' },
+  /** The proxy says a tunnel is connected (with its mapping) or disconnected. */
+  state: { method: 'POST', path: '/api/proxy/tunnel-state' },
+  /** Whether a host name belongs to a registered tunnel (the ingress then says 'not connected', not 'no such tunnel'). */
+  hostKnown: { method: 'POST', path: '/api/proxy/host-known' },
+  /** A proxy (re)starting: none of the tunnels it served before is connected any more. */
+  hello: { method: 'POST', path: '/api/proxy/hello' },
+} as const;
+
+export const proxyDeviceLoginSchema = z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) });
+export const proxyDeviceLoginResultSchema = z.object({ deviceId: z.uuid() });
+
+export const proxyForwardRequestSchema = z.object({ deviceId: z.uuid(), port: z.number().int().min(1).max(65535) });
+/**
+ * What the proxy needs to serve a tunnel: the host name it answers to, the allow-list (addresses
+ * and CIDR ranges; empty means any address) and the Basic credentials (a password hash from
+ * `hashTunnelPassword`; null means none).
+ */
+export const proxyForwardSchema = z.object({
+  tunnelId: z.uuid(),
+  type: tunnelTypeSchema,
+  hostname: z.string().nullable(),
+  allow: z.array(z.string()),
+  username: z.string().nullable(),
+  passwordHash: z.string().nullable(),
+});
+export type ProxyForward = z.infer<typeof proxyForwardSchema>;
+
+export const proxyTunnelStateSchema = z.object({
+  tunnelId: z.uuid(),
+  deviceId: z.uuid(),
+  state: z.enum(['CONNECTED', 'DISCONNECTED']),
+  mapping: z.string().max(512).nullable(),
+});
+export type ProxyTunnelState = z.infer<typeof proxyTunnelStateSchema>;
+
+export const proxyHostKnownRequestSchema = z.object({ hostname: z.string().min(1).max(255) });
+export const proxyHostKnownSchema = z.object({ known: z.boolean() });
