@@ -39,26 +39,50 @@ export function basicCredentials(header: string | undefined): { username: string
 
 const CACHE_MAX = 1000;
 const CACHE_MS = 5 * 60_000;
+/** Wrong credentials an address may send in a minute before it is told to wait. */
+const FAILURES_PER_MINUTE = 20;
+
+export type CredentialVerdict = 'passed' | 'refused' | 'blocked';
 
 /**
  * Checks Basic credentials against a tunnel's username and password hash. A page pulls many
  * assets with the same header, and scrypt costs tens of milliseconds on purpose: a success is
  * remembered for a few minutes (by a hash of the tunnel, the hash and the header; never the header).
+ * An address that keeps guessing is stopped before any scrypt runs, so guessing costs the proxy little.
  */
 export class CredentialCheck {
   private readonly passed = new Map<string, number>();
+  private readonly failures = new Map<string, { count: number; until: number }>();
 
-  async check(expected: { tunnelId: string; username: string; passwordHash: string }, header: string | undefined): Promise<boolean> {
-    const given = basicCredentials(header);
-    if (!given || !sameText(given.username, expected.username)) return false;
+  async check(expected: { tunnelId: string; username: string; passwordHash: string }, header: string | undefined, address: string): Promise<CredentialVerdict> {
     const key = createHash('sha256').update(`${expected.tunnelId}\0${expected.passwordHash}\0${header}`).digest('base64');
     const until = this.passed.get(key);
-    if (until && until > Date.now()) return true;
-    if (!(await verifyTunnelPassword(given.password, expected.passwordHash))) return false;
-    if (this.passed.size >= CACHE_MAX) this.passed.delete(this.passed.keys().next().value!);
-    this.passed.set(key, Date.now() + CACHE_MS);
-    return true;
+    if (until && until > Date.now()) return 'passed';
+    const failed = this.failures.get(address);
+    if (failed && failed.until > Date.now() && failed.count >= FAILURES_PER_MINUTE) return 'blocked';
+    const given = basicCredentials(header);
+    const ok = !!given && sameText(given.username, expected.username) && (await verifyTunnelPassword(given.password, expected.passwordHash));
+    if (!ok) {
+      // A request without credentials is how a browser asks for the prompt: not a guess.
+      if (header) this.recordFailure(address);
+      return 'refused';
+    }
+    remember(this.passed, key, Date.now() + CACHE_MS);
+    return 'passed';
   }
+
+  private recordFailure(address: string) {
+    const now = Date.now();
+    const current = this.failures.get(address);
+    if (current && current.until > now) current.count++;
+    else remember(this.failures, address, { count: 1, until: now + 60_000 });
+  }
+}
+
+/** Sets a key in a map kept under CACHE_MAX entries, the oldest going first. */
+function remember<V>(map: Map<string, V>, key: string, value: V) {
+  if (!map.has(key) && map.size >= CACHE_MAX) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }
 
 function sameText(a: string, b: string): boolean {

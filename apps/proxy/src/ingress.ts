@@ -27,22 +27,28 @@ const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', '
  * before both pass. Bodies stream both ways (large files, Server-Sent Events), WebSockets too.
  */
 export function createIngress(o: IngressOptions): Server {
+  const knownHosts = new KnownHosts(o.isKnownHost);
   const server = createServer((req, res) => void serve(req, res));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head));
   server.on('clientError', (_err, socket) => socket.destroy());
 
   async function admit(req: IncomingMessage): Promise<{ tunnel: ActiveTunnel } | Refusal> {
     // Node keeps only the first of repeated Host or Authorization headers; a request with two is ambiguous.
-    if (count(req, 'host') !== 1 || count(req, 'authorization') > 1) return { status: 400, message: pageTexts.badRequest };
+    const hosts = count(req, 'host');
+    if (hosts !== 1) return { status: 400, message: hosts ? pageTexts.twoHosts : pageTexts.noHost };
+    if (count(req, 'authorization') > 1) return { status: 400, message: pageTexts.twoAuthorizations };
     const host = hostname(req.headers.host!);
     const tunnel = o.table.get(host);
     if (!tunnel) {
-      const known = await o.isKnownHost(host).catch(() => false);
+      const known = await knownHosts.isKnown(host);
       return known ? { status: 502, message: pageTexts.down(host) } : { status: 404, message: pageTexts.unknownHost(host) };
     }
-    if (!addressAllowed(tunnel.allow, req.socket.remoteAddress)) return { status: 403, message: pageTexts.forbidden };
-    if (tunnel.credentials && !(await o.credentials.check(tunnel.credentials, req.headers.authorization))) {
-      return { status: 401, message: pageTexts.unauthorized, challenge: 'Basic realm="Fleetlink tunnel", charset="UTF-8"' };
+    const address = req.socket.remoteAddress;
+    if (!addressAllowed(tunnel.allow, address)) return { status: 403, message: pageTexts.forbidden };
+    if (tunnel.credentials) {
+      const verdict = await o.credentials.check(tunnel.credentials, req.headers.authorization, address ?? '');
+      if (verdict === 'blocked') return { status: 429, message: pageTexts.tooManyFailures };
+      if (verdict === 'refused') return { status: 401, message: pageTexts.unauthorized, challenge: 'Basic realm="Fleetlink tunnel", charset="UTF-8"' };
     }
     return { tunnel };
   }
@@ -126,6 +132,28 @@ export function createIngress(o: IngressOptions): Server {
   }
 
   return server;
+}
+
+const KNOWN_HOSTS_MAX = 1000;
+const KNOWN_HOSTS_MS = 10_000;
+
+/**
+ * Whether a host name is a registered tunnel, remembered for a few seconds: a scanner trying names
+ * costs the console one question per name and ten seconds, not one per request.
+ */
+class KnownHosts {
+  private readonly answers = new Map<string, { known: boolean; until: number }>();
+
+  constructor(private readonly ask: (hostname: string) => Promise<boolean>) {}
+
+  async isKnown(hostname: string): Promise<boolean> {
+    const cached = this.answers.get(hostname);
+    if (cached && cached.until > Date.now()) return cached.known;
+    const known = await this.ask(hostname).catch(() => false);
+    if (this.answers.size >= KNOWN_HOSTS_MAX) this.answers.delete(this.answers.keys().next().value!);
+    this.answers.set(hostname, { known, until: Date.now() + KNOWN_HOSTS_MS });
+    return known;
+  }
 }
 
 /** How many times a header came in the request, whatever its case. */

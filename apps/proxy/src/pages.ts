@@ -14,7 +14,10 @@ export function errorPage(status: number, message: string): { status: number; he
 }
 
 export const pageTexts = {
-  badRequest: 'The request names its host or its credentials more than once.',
+  noHost: 'The request does not say which host it is for (no Host header).',
+  twoHosts: 'The request names its host more than once.',
+  twoAuthorizations: 'The request carries its credentials more than once.',
+  tooManyFailures: 'Too many wrong usernames or passwords from your address: try again in a minute.',
   unknownHost: (host: string) => `There is no tunnel at ${host}.`,
   down: (host: string) => `The tunnel at ${host} is not connected: its device is offline or the tunnel was disconnected.`,
   forbidden: 'Your address is not allowed to use this tunnel.',

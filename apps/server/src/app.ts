@@ -100,7 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         checkDatabase: async () => void (await database.db.execute(sql`select 1`)),
       });
       // Feature modules: each gets the database and the one policy that decides access.
-      const devices = devicesModule(database.db, policy, audit);
+      const devices = devicesModule(database.db, policy, audit, env.TUNNEL_DOMAIN);
       await api.register(devices.routes, { service: devices.service });
       await registerOrganizations(api, { db: database.db, env, policy, audit });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });

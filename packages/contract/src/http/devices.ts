@@ -3,6 +3,7 @@ import { pageSizeSchema } from './page-size.js';
 import { deviceBranchSchema } from '../forms/device-form.js';
 import { driveDetailSchema } from './files.js';
 import { monitorSchema } from './monitors.js';
+import { tunnelSchema } from './tunnels.js';
 
 /** Device ids in paths: a malformed one is a 400 with a clear message, never a database error. */
 export const deviceIdParamsSchema = z.object({ id: z.uuid({ error: 'The device id is not valid.' }) });
@@ -53,7 +54,8 @@ export const deviceSchema = z.object({
   servers: z.array(z.object({ url: z.string() })),
   /** Its monitors with their last readings (the Monitor tab's cards), by name. */
   monitors: z.array(monitorSchema),
-  tunnels: z.array(z.unknown()),
+  /** Its tunnels with their status (the Network tab reads them itself, GET /api/device/{id}/tunnel). */
+  tunnels: z.array(tunnelSchema),
   /** Whether the caller may edit and delete it (CREATOR or ADMIN of its organization). */
   canManage: z.boolean(),
 });

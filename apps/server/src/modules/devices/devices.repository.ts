@@ -1,8 +1,9 @@
 import type { DeviceBranch, DeviceTotals } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { deviceSearch, deviceServers, devices, monitors, organizationDomains, organizationMembers, organizations, servers } from '../../db/schema/index.js';
+import { deviceSearch, deviceServers, devices, monitors, organizationDomains, organizationMembers, organizations, servers, tunnels } from '../../db/schema/index.js';
 import type { MonitorRow } from '../monitors/monitors.repository.js';
+import type { TunnelView } from '../tunnels/tunnel-view.js';
 import { idPrefixRange, toPrefixQuery } from './device-search.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -14,6 +15,8 @@ export interface DeviceWithOrganization {
   servers: { url: string }[];
   /** Its monitors with their last readings, oldest first (`observedAt` as PostgreSQL writes a time in JSON). */
   monitors: MonitorRow[];
+  /** Its tunnels by port, as the API's Tunnel is made from them. */
+  tunnels: TunnelView[];
 }
 
 export interface DeviceWrite {
@@ -57,7 +60,16 @@ const monitorRows = sql<MonitorRow[]>`coalesce((select json_agg(json_build_objec
     from ${monitors} where ${monitors.deviceId} = ${devices.id}), '[]'::json)`;
 
 /** What every device answer selects. */
-const answerColumns = { device: deviceColumns, organization: organizationColumns, servers: serverUrls, monitors: monitorRows };
+/** The device's tunnels, one correlated sub-select on the (device, port) index; never a password hash. */
+const tunnelRows = sql<TunnelView[]>`coalesce((select json_agg(json_build_object('id', ${tunnels.id}, 'name', ${tunnels.name},
+    'type', ${tunnels.type}, 'port', ${tunnels.port}, 'mode', ${tunnels.mode}, 'domainId', ${tunnels.domainId},
+    'customDomain', (select ${organizationDomains.domain} from ${organizationDomains} where ${organizationDomains.id} = ${tunnels.domainId}),
+    'path', ${tunnels.path}, 'host', ${tunnels.host}, 'securityIp', ${tunnels.securityIp}, 'securityUsername', ${tunnels.securityUsername},
+    'hasPassword', ${tunnels.securityPasswordHash} is not null, 'state', ${tunnels.state}, 'mapping', ${tunnels.mapping},
+    'online', ${devices.online}) order by ${tunnels.port})
+    from ${tunnels} where ${tunnels.deviceId} = ${devices.id}), '[]'::json)`;
+
+const answerColumns = { device: deviceColumns, organization: organizationColumns, servers: serverUrls, monitors: monitorRows, tunnels: tunnelRows };
 
 /** Up to this many matches a page is collected and sorted; above it, read off the name index. */
 const FEW_MATCHES = 5000;

@@ -6,6 +6,7 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import { fieldChanges } from '../audit/field-changes.js';
 import { canManage, type OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { DriveScansRepository } from '../files/drive-scans.repository.js';
+import { toTunnel } from '../tunnels/tunnel-view.js';
 import { toMonitor } from '../monitors/monitors.repository.js';
 import type { DeviceWithOrganization, DeviceWrite, DevicesRepository } from './devices.repository.js';
 
@@ -19,6 +20,8 @@ export class DevicesService {
     private readonly policy: OrganizationPolicy,
     private readonly audit: AuditTrail,
     private readonly scans: Pick<DriveScansRepository, 'ofDevice'>,
+    /** The tunnel proxy's own domain, for tunnels without a custom one. */
+    private readonly tunnelDomain: string,
   ) {}
 
   async search(p: Principal, q: DeviceSearchQuery): Promise<DeviceSearchResult> {
@@ -29,7 +32,7 @@ export class DevicesService {
       limit: q.size,
       offset: q.page * q.size,
     });
-    return { devices: rows.map(toListItem), totals, page: q.page, size: q.size };
+    return { devices: rows.map((r) => toListItem(r, this.tunnelDomain)), totals, page: q.page, size: q.size };
   }
 
   async get(p: Principal, id: string): Promise<Device> {
@@ -89,7 +92,7 @@ export class DevicesService {
   private async load(id: string, manage = true): Promise<Device> {
     const row = await this.repo.findById(id);
     if (!row) throw notFound('Device not found.');
-    return toDevice(row, manage);
+    return toDevice(row, manage, this.tunnelDomain);
   }
 }
 
@@ -105,7 +108,7 @@ const EDITABLE = ['name', 'description', 'branch', 'tags', 'organizationId'] as 
 /** What a device form says, as the audit trail keeps it. */
 const formDetails = (form: DeviceForm) => ({ name: form.name, branch: form.branch, ...(form.tags?.length ? { tags: form.tags } : {}) });
 
-export function toListItem({ device: d, organization, servers, monitors: monitorRows }: DeviceWithOrganization): DeviceListItem {
+export function toListItem({ device: d, organization, servers, monitors: monitorRows, tunnels }: DeviceWithOrganization, tunnelDomain: string): DeviceListItem {
   const monitors = monitorRows.map(toMonitor);
   return {
     id: d.id,
@@ -122,8 +125,7 @@ export function toListItem({ device: d, organization, servers, monitors: monitor
     latency: d.latency,
     servers: servers ?? [],
     monitors,
-    // Tunnels arrive with their capability.
-    tunnels: [],
+    tunnels: tunnels.map((t) => toTunnel(t, tunnelDomain)),
   };
 }
 
@@ -139,10 +141,10 @@ function withMonitorProperties(properties: Record<string, string>, monitors: Mon
 }
 
 /** The installation key goes only to those who may manage the device: with it, one could enroll as the device. */
-export function toDevice(row: DeviceWithOrganization, manage: boolean): Device {
+export function toDevice(row: DeviceWithOrganization, manage: boolean, tunnelDomain: string): Device {
   const usedAt = row.device.installationKeyUsedAt;
   return {
-    ...toListItem(row),
+    ...toListItem(row, tunnelDomain),
     installationId: manage ? row.device.installationKey : null,
     installationKeyUsedAt: usedAt ? new Date(usedAt).toISOString() : null,
     canManage: manage,

@@ -7,7 +7,7 @@ import { devicesRoutes } from './devices.routes.js';
 import { DevicesService } from './devices.service.js';
 
 /** Wires the devices capability: repository → service → routes plugin options. */
-export function devicesModule(db: Db, policy: OrganizationPolicy, audit: AuditTrail) {
+export function devicesModule(db: Db, policy: OrganizationPolicy, audit: AuditTrail, tunnelDomain: string) {
   const repository = new DevicesRepository(db);
-  return { repository, service: new DevicesService(repository, policy, audit, new DriveScansRepository(db)), routes: devicesRoutes };
+  return { repository, service: new DevicesService(repository, policy, audit, new DriveScansRepository(db), tunnelDomain), routes: devicesRoutes };
 }

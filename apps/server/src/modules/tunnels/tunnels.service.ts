@@ -21,6 +21,7 @@ import { callDevice, type DeviceCallDeps } from '../broker/device-call.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { isUniqueViolation } from '../organizations/unique-violation.js';
 import type { TunnelProxies } from './tunnel-proxies.js';
+import { toTunnel } from './tunnel-view.js';
 import type { TunnelRecord, TunnelsRepository, TunnelValues } from './tunnels.repository.js';
 
 /** How long the device has to reach its proxy and have the forward accepted. */
@@ -148,28 +149,7 @@ export class TunnelsService {
   }
 
   toTunnel(t: TunnelRecord): Tunnel {
-    return {
-      id: t.id,
-      name: t.name,
-      type: t.type,
-      port: t.port,
-      mode: t.mode,
-      domain: t.customDomain ?? this.deps.domain,
-      domainId: t.domainId,
-      path: t.path,
-      host: t.host,
-      securityIp: t.securityIp,
-      securityUsername: t.securityUsername,
-      securityPassword: null,
-      withSecurityCredentials: t.securityPasswordHash !== null,
-      // What the proxy said holds only while the device is online (SPEC §4: UNKNOWN otherwise);
-      // a tunnel no proxy has reported on was never connected.
-      status: {
-        port: t.port,
-        state: !t.online ? 'UNKNOWN' : (t.state ?? 'DISCONNECTED'),
-        mapping: t.online && t.state === 'CONNECTED' ? t.mapping : null,
-      },
-    };
+    return toTunnel({ ...t, hasPassword: t.securityPasswordHash !== null }, this.deps.domain);
   }
 
   private connected(t: TunnelRecord): boolean {

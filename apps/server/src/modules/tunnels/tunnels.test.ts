@@ -106,6 +106,10 @@ describe('tunnels', () => {
     expect(t).toMatchObject({ name: 'My Web App', type: 'HTTP', mode: 'EPHEMERAL', path: 'my-web-app', host: 'localhost', domain: 'localhost', domainId: null });
     expect(t).toMatchObject({ securityUsername: 'ops', securityPassword: null, withSecurityCredentials: true, status: { port: service.port, state: 'DISCONNECTED', mapping: null } });
     expect(JSON.stringify(await (await s.tc.api(base(), { token: user })).json())).not.toContain('secret');
+    // The device answer lists them too, the same way.
+    const answer = await (await s.tc.api(`/api/device/${device.id}`, { token: user })).json();
+    expect(answer.tunnels).toEqual([t]);
+    expect(JSON.stringify(answer)).not.toContain('scrypt');
 
     // The port and the path are each one tunnel's.
     expect((await expectError(await create({ port: service.port }), 409)).fields).toMatchObject({ port: `This device has a tunnel for port ${service.port} already.` });
@@ -116,6 +120,21 @@ describe('tunnels', () => {
     await expectError(await act(t, 'start', user), 403);
     await expectError(await s.tc.api(base(), { token: guest }), 403);
     expect((await s.tc.api(`${base()}/${t.id}`, { token: admin, method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('writes each change to the audit trail, refusals included, never a password', async () => {
+    const page = await (await s.tc.api('/api/audit?device=tunneled&size=50', { token: admin })).json();
+    const entries = (page.entries as { kind: string; outcome: string; username: string; details: object }[]).filter((e) => e.kind.startsWith('tunnel.')).reverse();
+    expect(entries.map((e) => [e.kind, e.outcome, e.username])).toEqual([
+      ['tunnel.create', 'ok', 'admin@fleetlink.local'],
+      ['tunnel.create', 'error', 'admin@fleetlink.local'],
+      ['tunnel.create', 'error', 'admin@fleetlink.local'],
+      ['tunnel.create', 'error', 'user@fleetlink.local'],
+      ['tunnel.connect', 'error', 'user@fleetlink.local'],
+      ['tunnel.delete', 'ok', 'admin@fleetlink.local'],
+    ]);
+    expect(entries[0]!.details).toMatchObject({ name: 'My Web App', port: service.port, securityUsername: 'ops', path: 'my-web-app' });
+    expect(JSON.stringify(entries)).not.toContain('secret');
   });
 
   it('serves a page through the proxy with the forwarded headers, and streams bodies and events', async () => {
@@ -168,10 +187,11 @@ describe('tunnels', () => {
     const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
     expect((await ingress(host(t), '/', { headers: { authorization: basic('ops', 'wrong') } })).status).toBe(401);
     expect((await ingress(host(t), '/', { headers: { authorization: basic('root', 'pa:ss wörd') } })).status).toBe(401);
-    // Two Authorization headers, or two Host headers: refused as ambiguous, whatever their order.
+    // Two Authorization headers, or two Host headers, or none: refused as ambiguous, whatever their order.
     const right = basic('ops', 'pa:ss wörd');
-    expect(await raw(`GET / HTTP/1.1\r\nHost: ${host(t)}\r\nAuthorization: ${basic('ops', 'x')}\r\nAuthorization: ${right}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
-    expect(await raw(`GET / HTTP/1.1\r\nHost: unknown.localhost\r\nHost: ${host(t)}\r\nAuthorization: ${right}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw(`GET / HTTP/1.1\r\nHost: ${host(t)}\r\nAuthorization: ${basic('ops', 'x')}\r\nAuthorization: ${right}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400[^]*more than once/);
+    expect(await raw(`GET / HTTP/1.1\r\nHost: unknown.localhost\r\nHost: ${host(t)}\r\nAuthorization: ${right}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400[^]*more than once/);
+    expect(await raw(`GET / HTTP/1.0\r\nAuthorization: ${right}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400[^]*no Host header/);
     expect(service.seen.length).toBe(before);
 
     // With the right credentials it goes through (here to nothing listening: the proxy says so).
@@ -265,6 +285,25 @@ describe('tunnels', () => {
     expect((await s.tc.api(`${base()}/${t.id}`, { token: admin })).status).toBe(200);
     agent = fresh.agent;
     device = fresh.device;
+  });
+
+  it('stops an address that keeps guessing the password, before any check runs', async () => {
+    const t = await created({ port: service.port + 5, path: 'guarded', securityUsername: 'ops', securityPassword: 'right' });
+    await connected(t);
+    const basic = (p: string) => ({ authorization: `Basic ${Buffer.from(`ops:${p}`).toString('base64')}` });
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await ingress(host(t), '/', { headers: basic(`guess ${i}`) })).status);
+    // 20 wrong ones a minute from one address (the suite's earlier ones count too), then 429 only.
+    const first = statuses.indexOf(429);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(20);
+    expect(new Set(statuses.slice(0, first))).toEqual(new Set([401]));
+    expect(new Set(statuses.slice(first))).toEqual(new Set([429]));
+    const blocked = await ingress(host(t), '/', { headers: basic('right') });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toContain('Too many wrong usernames or passwords from your address');
+    // Asking without credentials (how a browser gets its prompt) counted for nothing.
+    expect((await ingress(host(t))).status).toBe(429);
   });
 
   it('ends EPHEMERAL tunnels when the agent stops', async () => {
