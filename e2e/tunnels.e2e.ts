@@ -9,7 +9,7 @@ import { screenshotPath } from './support/screenshots';
  * Issue 29, Playwright: register an HTTP tunnel to a page served on this machine, connect it, open
  * its mapping link in the browser and see the page (through the built-in proxy at
  * http://{path}.localhost:{port}), disconnect, edit, delete with its confirmation; a USER member
- * sees the cards without the buttons.
+ * sees the cards without the buttons, and 'unknown' once the device is offline.
  */
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -52,6 +52,7 @@ describe('tunnels', () => {
     // The path follows the name until it is typed.
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`Local page ${STAMP}`);
     expect(await page.getByRole('textbox', { name: 'Path', exact: true }).inputValue()).toBe(`local-page-${STAMP}`);
+    await page.screenshot({ path: screenshotPath('tunnel-form.png'), fullPage: true });
     await page.getByRole('button', { name: 'Save' }).click();
 
     await page.waitForURL(new RegExp(`/devices/${live!.deviceId}/tunnels$`));
@@ -103,7 +104,7 @@ describe('tunnels', () => {
     await page.close();
   });
 
-  it('shows a USER member the cards without changing anything', { timeout: TEST_TIMEOUT_MS }, async () => {
+  it('shows a USER member the cards without changing anything, and unknown once the device is offline', { timeout: TEST_TIMEOUT_MS }, async () => {
     const created = await suite.api(admin, 'POST', `/api/device/${live!.deviceId}/tunnel`, { port: service.port + 1, name: `Read only ${STAMP}` });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const { page, pageErrors } = await suite.signedIn(user, `/devices/${live!.deviceId}/tunnels`);
@@ -111,6 +112,14 @@ describe('tunnels', () => {
     await expect.poll(() => card.getByTestId('tunnel-state').innerText()).toBe('disconnected');
     expect(await card.getByRole('button', { name: 'Connect' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Register new tunnel' }).count()).toBe(0);
+
+    // Once the device is offline nobody can tell: unknown, and the tooltip says why.
+    await live!.agent.kill('SIGTERM');
+    await expect.poll(async () => (await suite.api(user, 'GET', `/api/device/${live!.deviceId}`)).body.online, { timeout: 30_000 }).toBe(false);
+    await page.reload();
+    await expect.poll(() => card.getByTestId('tunnel-state').innerText()).toBe('unknown');
+    await card.getByTestId('tunnel-state').hover();
+    await page.getByRole('tooltip', { name: 'Device is offline, unable to check the status' }).waitFor();
     expect(pageErrors).toEqual([]);
     await page.close();
   });

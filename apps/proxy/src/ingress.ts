@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ServerChannel } from 'ssh2';
 import { addressAllowed, type CredentialCheck } from './access.js';
 import type { ProxyLog } from './log.js';
 import { errorPage, pageTexts } from './pages.js';
@@ -30,7 +30,8 @@ export function createIngress(o: IngressOptions): Server {
   const knownHosts = new KnownHosts(o.isKnownHost);
   const server = createServer((req, res) => void serve(req, res));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head));
-  server.on('clientError', (_err, socket) => socket.destroy());
+  // What Node cannot parse as HTTP gets the plain 400 it would send itself.
+  server.on('clientError', (_err, socket) => (socket.writable ? socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n') : socket.destroy()));
 
   async function admit(req: IncomingMessage): Promise<{ tunnel: ActiveTunnel } | Refusal> {
     // Node keeps only the first of repeated Host or Authorization headers; a request with two is ambiguous.
@@ -53,16 +54,22 @@ export function createIngress(o: IngressOptions): Server {
     return { tunnel };
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse) {
+  /** The request admitted and a channel to the device opened for it, or why not. */
+  async function reachDevice(req: IncomingMessage): Promise<{ tunnel: ActiveTunnel; channel: Socket } | Refusal> {
     const admitted = await admit(req);
-    if (!('tunnel' in admitted)) return refuse(res, admitted);
-    let channel: ServerChannel;
+    if (!('tunnel' in admitted)) return admitted;
     try {
-      channel = await openChannel(admitted.tunnel, req);
+      return { tunnel: admitted.tunnel, channel: await openChannel(admitted.tunnel, req) };
     } catch {
-      return refuse(res, { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) });
+      return { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) };
     }
-    const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, admitted.tunnel, o.scheme), createConnection: () => channel as unknown as import('node:net').Socket });
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse) {
+    const reached = await reachDevice(req);
+    if (!('tunnel' in reached)) return refuse(res, reached);
+    const { tunnel, channel } = reached;
+    const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, tunnel, o.scheme), createConnection: () => channel });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.headers));
       res.flushHeaders();
@@ -70,7 +77,7 @@ export function createIngress(o: IngressOptions): Server {
       answer.on('error', () => res.destroy());
     });
     upstream.on('error', () => {
-      if (!res.headersSent) refuse(res, { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) });
+      if (!res.headersSent) refuse(res, { status: 502, message: pageTexts.unreachable(tunnel.hostname) });
       else res.destroy();
     });
     res.on('close', () => {
@@ -81,16 +88,11 @@ export function createIngress(o: IngressOptions): Server {
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     socket.on('error', () => socket.destroy());
-    const admitted = await admit(req);
-    if (!('tunnel' in admitted)) return refuseRaw(socket, admitted);
-    let channel: ServerChannel;
-    try {
-      channel = await openChannel(admitted.tunnel, req);
-    } catch {
-      return refuseRaw(socket, { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) });
-    }
-    const headers = { ...upstreamHeaders(req, admitted.tunnel, o.scheme), connection: 'Upgrade', upgrade: req.headers.upgrade ?? 'websocket' };
-    const upstream = request({ method: req.method, path: req.url, headers, createConnection: () => channel as unknown as import('node:net').Socket });
+    const reached = await reachDevice(req);
+    if (!('tunnel' in reached)) return refuseRaw(socket, reached);
+    const { tunnel, channel } = reached;
+    const headers = { ...upstreamHeaders(req, tunnel, o.scheme), connection: 'Upgrade', upgrade: req.headers.upgrade ?? 'websocket' };
+    const upstream = request({ method: req.method, path: req.url, headers, createConnection: () => channel });
     upstream.on('upgrade', (answer, upSocket, upHead) => {
       socket.write(statusLine(answer) + rawHeaderLines(answer.rawHeaders) + '\r\n');
       if (upHead.length) socket.write(upHead);
@@ -105,14 +107,15 @@ export function createIngress(o: IngressOptions): Server {
       socket.write(statusLine(answer) + rawHeaderLines(answer.rawHeaders, true) + 'connection: close\r\n\r\n');
       answer.pipe(socket);
     });
-    upstream.on('error', () => refuseRaw(socket, { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) }));
+    upstream.on('error', () => refuseRaw(socket, { status: 502, message: pageTexts.unreachable(tunnel.hostname) }));
     upstream.end();
   }
 
-  function openChannel(tunnel: ActiveTunnel, req: IncomingMessage): Promise<ServerChannel> {
+  /** An SSH channel for the request through the device's forward; the HTTP client writes to it as to a socket. */
+  function openChannel(tunnel: ActiveTunnel, req: IncomingMessage): Promise<Socket> {
     return new Promise((resolve, reject) =>
       tunnel.connection.forwardOut(tunnel.bindAddr, tunnel.bindPort, req.socket.remoteAddress ?? '0.0.0.0', req.socket.remotePort ?? 0, (err, channel) =>
-        err ? reject(err) : resolve(channel),
+        err ? reject(err) : resolve(channel as unknown as Socket),
       ),
     );
   }

@@ -42,9 +42,9 @@ export function createSshServer(o: SshServerOptions): Server {
     client.on('request', (accept, reject, name, bind) => {
       if (!deviceId || (name !== 'tcpip-forward' && name !== 'cancel-tcpip-forward')) return reject?.();
       if (name === 'cancel-tcpip-forward') {
+        // Answered once the console has the new state: whoever asked for the disconnect reads it next.
         const tunnel = forwards.get(bind.bindPort);
-        if (tunnel) void close(tunnel);
-        return accept?.();
+        return void (tunnel ? close(tunnel) : Promise.resolve()).then(() => accept?.());
       }
       void open(deviceId, bind.bindAddr, bind.bindPort).then((ok) => (ok ? accept?.(bind.bindPort) : reject?.()));
     });

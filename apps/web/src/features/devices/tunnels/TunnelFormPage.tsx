@@ -99,7 +99,6 @@ function TunnelForm({ deviceId, existing }: { deviceId: string; existing?: Tunne
             withAsterisk
             data={modeOptions}
             allowDeselect={false}
-            description={form.values.mode === 'EPHEMERAL' ? 'Closes when the device stops or restarts.' : 'Recreated when the device starts.'}
             {...form.getInputProps('mode')}
             onChange={(value) => form.setFieldValue('mode', (value ?? 'EPHEMERAL') as TunnelMode)}
           />
