@@ -7,6 +7,10 @@ async function main() {
   const env = parseEnv();
   const running = await startConsole(env);
   const lines = [`Fleetlink console running at ${running.url}`, `  database: ${running.database.kind === 'pglite' ? `PGlite in ${env.DATA_DIR}` : 'PostgreSQL'}`];
+  if (running.proxy) {
+    const { sshPort, httpPort } = running.proxy.running;
+    lines.push(`  tunnel proxy: SSH on ${env.TUNNEL_SSH_HOST}:${sshPort}, HTTP tunnels at http://{path}.${env.TUNNEL_DOMAIN}:${httpPort}`);
+  }
   if (usesBuiltInIdp(env)) {
     lines.push('  built-in sign-in accounts (email / password):');
     for (const a of SEEDED_ACCOUNTS) lines.push(`    ${a.email} / ${a.password}  (${a.realmRoles.join(', ') || 'no role'})`);
