@@ -26,8 +26,10 @@ const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', '
  * (checked against the connection's address) and its Basic credentials; nothing reaches the device
  * before both pass. Bodies stream both ways (large files, Server-Sent Events), WebSockets too.
  */
-export function createIngress(o: IngressOptions): Server {
+export function createIngress(o: IngressOptions): { server: Server; endAll(): void } {
   const knownHosts = new KnownHosts(o.isKnownHost);
+  // Upgraded connections (WebSockets) are the server's no longer, but still keep it from closing.
+  const upgraded = new Set<Duplex>();
   const server = createServer((req, res) => void serve(req, res));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head));
   // What Node cannot parse as HTTP gets the plain 400 it would send itself.
@@ -87,6 +89,8 @@ export function createIngress(o: IngressOptions): Server {
   }
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    upgraded.add(socket);
+    socket.on('close', () => upgraded.delete(socket));
     socket.on('error', () => socket.destroy());
     const reached = await reachDevice(req);
     if (!('tunnel' in reached)) return refuseRaw(socket, reached);
@@ -134,7 +138,13 @@ export function createIngress(o: IngressOptions): Server {
     socket.end(`HTTP/1.1 ${page.status} ${page.status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${page.body}`);
   }
 
-  return server;
+  return {
+    server,
+    endAll() {
+      server.closeAllConnections();
+      upgraded.forEach((socket) => socket.destroy());
+    },
+  };
 }
 
 const KNOWN_HOSTS_MAX = 1000;

@@ -47,8 +47,8 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const table = new TunnelTable();
   let httpPort = o.http.port;
   const mappingOf = (hostname: string) => `http://${hostname}${httpPort === 80 ? '' : `:${httpPort}`}`;
-  const ssh = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, log: o.log, mappingOf });
-  const ingress = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost: (h) => consoleApi.hostKnown(h), scheme: 'http' });
+  const { server: ssh, endAll: endSsh } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, log: o.log, mappingOf });
+  const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost: (h) => consoleApi.hostKnown(h), scheme: 'http' });
   const started: NetServer[] = [];
   try {
     const sshPort = await listen(ssh as unknown as NetServer, o.ssh, 'ssh');
@@ -64,12 +64,13 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         return table.size;
       },
       async close() {
-        ingress.closeAllConnections();
+        endIngress();
+        endSsh();
         await Promise.all(started.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
       },
     };
   } catch (err) {
-    ingress.closeAllConnections();
+    endIngress();
     for (const s of started) s.close();
     throw err;
   }

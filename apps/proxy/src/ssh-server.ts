@@ -19,8 +19,10 @@ export interface SshServerOptions {
  * only for a port the console knows as one of that device's tunnels; anything else is refused and
  * logged, and no shell or other channel is ever opened.
  */
-export function createSshServer(o: SshServerOptions): Server {
-  return new ssh2.Server({ hostKeys: [o.hostKey], keepaliveInterval: 15_000, keepaliveCountMax: 3 }, (client, info) => {
+export function createSshServer(o: SshServerOptions): { server: Server; endAll(): void } {
+  const clients = new Set<Connection>();
+  const server = new ssh2.Server({ hostKeys: [o.hostKey], keepaliveInterval: 15_000, keepaliveCountMax: 3 }, (client, info) => {
+    clients.add(client);
     let deviceId: string | undefined;
     const forwards = new Map<number, ActiveTunnel>();
     const peer = { address: info.ip };
@@ -54,6 +56,7 @@ export function createSshServer(o: SshServerOptions): Server {
     client.on('tcpip', (_accept, reject) => reject());
     client.on('error', (err) => o.log.warn({ ...peer, deviceId, err: err.message }, 'proxy: SSH connection error'));
     client.on('close', () => {
+      clients.delete(client);
       for (const tunnel of [...forwards.values()]) void close(tunnel);
     });
 
@@ -66,7 +69,7 @@ export function createSshServer(o: SshServerOptions): Server {
           tunnelId: fwd.tunnelId,
           deviceId: device,
           hostname: fwd.hostname,
-          connection: client as Connection,
+          connection: client,
           bindAddr,
           bindPort,
           allow: allowList(fwd.allow),
@@ -99,4 +102,6 @@ export function createSshServer(o: SshServerOptions): Server {
         .catch((err: Error) => o.log.warn({ tunnelId: tunnel.tunnelId, err: err.message }, 'proxy: cannot report a disconnected tunnel'));
     }
   });
+  // A server closes once its connections have: the proxy's own stop ends them rather than wait.
+  return { server, endAll: () => clients.forEach((c) => c.end()) };
 }

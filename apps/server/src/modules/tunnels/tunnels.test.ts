@@ -318,3 +318,28 @@ describe('tunnels', () => {
     expect(listed[0]!.status.state).toBe('UNKNOWN');
   });
 });
+
+describe('the built-in proxy at the console’s stop', () => {
+  it('ends its connections instead of waiting for them: a connected tunnel and a WebSocket do not hold the stop', async () => {
+    const agents: AgentProcess[] = [];
+    const dirs: string[] = [];
+    const httpPort = await freePort();
+    const s = await embeddedSetup({ TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(httpPort) });
+    const service = await startLocalService();
+    try {
+      const { admin, device } = await onlineMemberDevice(s, 'stopping', { agents, dirs });
+      const res = await s.tc.api(`/api/device/${device.id}/tunnel`, { method: 'POST', token: admin, json: { port: service.port, path: 'stopping' } });
+      const t = tunnelSchema.parse(await res.json());
+      expect((await s.tc.api(`/api/device/${device.id}/tunnel/${t.id}/start`, { method: 'POST', token: admin })).status).toBe(200);
+      const ws = new WebSocket(`ws://127.0.0.1:${httpPort}/`, { headers: { host: `stopping.localhost:${httpPort}` } });
+      await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+      const started = Date.now();
+      await s.tc.proxy!.running.close();
+      expect(Date.now() - started).toBeLessThan(3000);
+      await waitFor(() => ws.readyState === WebSocket.CLOSED, 5000, 'the WebSocket to be closed');
+    } finally {
+      await service.close();
+      await tearDown(s, { agents, dirs });
+    }
+  });
+});
