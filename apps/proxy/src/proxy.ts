@@ -47,7 +47,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const table = new TunnelTable();
   let httpPort = o.http.port;
   const mappingOf = (hostname: string) => `http://${hostname}${httpPort === 80 ? '' : `:${httpPort}`}`;
-  const { server: ssh, endAll: endSsh } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, log: o.log, mappingOf });
+  const { server: ssh, endAll: endSsh, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, log: o.log, mappingOf });
   const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost: (h) => consoleApi.hostKnown(h), scheme: 'http' });
   const started: NetServer[] = [];
   try {
@@ -66,7 +66,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       async close() {
         endIngress();
         endSsh();
-        await Promise.all(started.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+        await Promise.all([...started.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))), settled()]);
       },
     };
   } catch (err) {

@@ -19,10 +19,14 @@ export interface SshServerOptions {
  * only for a port the console knows as one of that device's tunnels; anything else is refused and
  * logged, and no shell or other channel is ever opened.
  */
-export function createSshServer(o: SshServerOptions): { server: Server; endAll(): void } {
-  const clients = new Set<Connection>();
+export function createSshServer(o: SshServerOptions): { server: Server; endAll(): void; settled(): Promise<void> } {
+  // Each connection until it has closed and its tunnels' disconnects are reported: a proxy that
+  // stops ends them and waits for that, rather than leave a report half-way at a console that is
+  // stopping too (its HTTP server would then wait out the keep-alive timeout).
+  const connections = new Map<Connection, Promise<void>>();
   const server = new ssh2.Server({ hostKeys: [o.hostKey], keepaliveInterval: 15_000, keepaliveCountMax: 3 }, (client, info) => {
-    clients.add(client);
+    let settle!: () => void;
+    connections.set(client, new Promise<void>((resolve) => (settle = resolve)));
     let deviceId: string | undefined;
     const forwards = new Map<number, ActiveTunnel>();
     const peer = { address: info.ip };
@@ -56,8 +60,10 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     client.on('tcpip', (_accept, reject) => reject());
     client.on('error', (err) => o.log.warn({ ...peer, deviceId, err: err.message }, 'proxy: SSH connection error'));
     client.on('close', () => {
-      clients.delete(client);
-      for (const tunnel of [...forwards.values()]) void close(tunnel);
+      void Promise.all([...forwards.values()].map(close)).then(() => {
+        connections.delete(client);
+        settle();
+      });
     });
 
     async function open(device: string, bindAddr: string, bindPort: number): Promise<boolean> {
@@ -103,5 +109,9 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     }
   });
   // A server closes once its connections have: the proxy's own stop ends them rather than wait.
-  return { server, endAll: () => clients.forEach((c) => c.end()) };
+  return {
+    server,
+    endAll: () => connections.forEach((_, client) => client.end()),
+    settled: async () => void (await Promise.all(connections.values())),
+  };
 }
