@@ -1,6 +1,6 @@
 import ssh2, { type Connection, type Server } from 'ssh2';
 import { allowList } from './access.js';
-import { ConsoleRefusal, type ConsoleClient } from './console-client.js';
+import type { ConsoleClient } from './console-client.js';
 import type { ProxyLog } from './log.js';
 import type { ActiveTunnel, TunnelTable } from './tunnel-table.js';
 
@@ -28,6 +28,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     let settle!: () => void;
     connections.set(client, new Promise<void>((resolve) => (settle = resolve)));
     let deviceId: string | undefined;
+    let gone = false;
     const forwards = new Map<number, ActiveTunnel>();
     const peer = { address: info.ip };
 
@@ -60,6 +61,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     client.on('tcpip', (_accept, reject) => reject());
     client.on('error', (err) => o.log.warn({ ...peer, deviceId, err: err.message }, 'proxy: SSH connection error'));
     client.on('close', () => {
+      gone = true;
       void Promise.all([...forwards.values()].map(close)).then(() => {
         connections.delete(client);
         settle();
@@ -67,34 +69,45 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     });
 
     async function open(device: string, bindAddr: string, bindPort: number): Promise<boolean> {
+      const refuse = (reason: string) => {
+        o.log.warn({ ...peer, deviceId: device, port: bindPort, err: reason }, 'proxy: forward refused');
+        return false;
+      };
+      if (forwards.has(bindPort)) return refuse(`Port ${bindPort} is forwarded already on this connection.`);
+      let fwd;
       try {
-        if (forwards.has(bindPort)) throw new ConsoleRefusal(409, `Port ${bindPort} is forwarded already on this connection.`);
-        const fwd = await o.console.forward(device, bindPort);
-        if (fwd.type !== 'HTTP' || !fwd.hostname) throw new ConsoleRefusal(422, 'Only HTTP tunnels are served by this proxy.');
-        const tunnel: ActiveTunnel = {
-          tunnelId: fwd.tunnelId,
-          deviceId: device,
-          hostname: fwd.hostname,
-          connection: client,
-          bindAddr,
-          bindPort,
-          allow: allowList(fwd.allow),
-          credentials: fwd.username && fwd.passwordHash ? { tunnelId: fwd.tunnelId, username: fwd.username, passwordHash: fwd.passwordHash } : undefined,
-        };
-        forwards.set(bindPort, tunnel);
-        o.table.add(tunnel);
-        await o.console.state({ tunnelId: tunnel.tunnelId, deviceId: device, state: 'CONNECTED', mapping: o.mappingOf(tunnel.hostname) });
-        o.log.info({ deviceId: device, tunnelId: tunnel.tunnelId, hostname: tunnel.hostname }, 'proxy: tunnel connected');
-        return true;
+        fwd = await o.console.forward(device, bindPort);
       } catch (err) {
-        const tunnel = forwards.get(bindPort);
-        if (tunnel && !(err instanceof ConsoleRefusal && err.status === 409)) {
-          forwards.delete(bindPort);
-          o.table.remove(tunnel);
-        }
-        o.log.warn({ ...peer, deviceId: device, port: bindPort, err: (err as Error).message }, 'proxy: forward refused');
+        return refuse((err as Error).message);
+      }
+      if (fwd.type !== 'HTTP' || !fwd.hostname) return refuse('Only HTTP tunnels are served by this proxy.');
+      if (gone) return refuse('The connection closed before the forward was set up.');
+      const tunnel: ActiveTunnel = {
+        tunnelId: fwd.tunnelId,
+        deviceId: device,
+        hostname: fwd.hostname,
+        connection: client,
+        bindAddr,
+        bindPort,
+        allow: allowList(fwd.allow),
+        credentials: fwd.username && fwd.passwordHash ? { tunnelId: fwd.tunnelId, username: fwd.username, passwordHash: fwd.passwordHash } : undefined,
+      };
+      forwards.set(bindPort, tunnel);
+      o.table.add(tunnel);
+      try {
+        await o.console.state({ tunnelId: tunnel.tunnelId, deviceId: device, state: 'CONNECTED', mapping: o.mappingOf(tunnel.hostname) });
+      } catch (err) {
+        forwards.delete(bindPort);
+        o.table.remove(tunnel);
+        return refuse((err as Error).message);
+      }
+      // Closed while the console was told: the close saw no forward yet, so this one reports it.
+      if (gone) {
+        await close(tunnel);
         return false;
       }
+      o.log.info({ deviceId: device, tunnelId: tunnel.tunnelId, hostname: tunnel.hostname }, 'proxy: tunnel connected');
+      return true;
     }
 
     async function close(tunnel: ActiveTunnel): Promise<void> {
