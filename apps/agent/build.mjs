@@ -51,7 +51,7 @@ export async function buildAgent({ quiet = false } = {}) {
     // CommonJS dependencies (mqtt, ssh2) require() Node's built-ins; ssh2 looks for its optional
     // native part beside itself (__dirname), which in the bundle is not there: it then uses its JS one.
     banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url); const __dirname = new URL('.', import.meta.url).pathname;",
+      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __fp } from 'node:url'; const require = __cr(import.meta.url); const __dirname = __fp(new URL('.', import.meta.url));",
     },
   });
   const dist = path.join(root, 'dist');

@@ -34,7 +34,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
   const timers: NodeJS.Timeout[] = [];
   let messaging: Messaging | undefined;
   let app: FastifyInstance | undefined;
-  let proxy: { proxy: RunningProxy; serverId: string } | undefined;
+  let proxy: { running: RunningProxy; serverId: string } | undefined;
   try {
     const issuer = issuerOf(env);
     let idp;
@@ -69,10 +69,10 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       app: listening,
       database,
       messaging,
-      proxy: proxy && { running: proxy.proxy, serverId: proxy.serverId },
+      proxy,
       async close() {
         timers.forEach(clearInterval);
-        await proxy?.proxy.close();
+        await proxy?.running.close();
         await listening.close();
         await messaging?.stop();
         await database.close();

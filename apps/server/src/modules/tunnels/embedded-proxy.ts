@@ -16,7 +16,7 @@ type ProxyEnv = Pick<Env, 'PORT' | 'HOST' | 'TUNNEL_SSH_HOST' | 'TUNNEL_SSH_PORT
  * loopback, as a standalone one would over the network) and, on the first start, registers it as
  * the default PROXY server with the public half of its host key, made once and kept in the database.
  */
-export async function startEmbeddedProxy(o: { db: Db; env: ProxyEnv; servers: ServersRepository; log: ProxyLog }): Promise<{ proxy: RunningProxy; serverId: string }> {
+export async function startEmbeddedProxy(o: { db: Db; env: ProxyEnv; servers: ServersRepository; log: ProxyLog }): Promise<{ running: RunningProxy; serverId: string }> {
   const { env } = o;
   const secrets = await loadOrCreateSetting(o.db, 'embeddedProxy', () => ({
     password: randomBytes(24).toString('base64url'),
@@ -43,7 +43,7 @@ export async function startEmbeddedProxy(o: { db: Db; env: ProxyEnv; servers: Se
   }
   const loopback = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
   try {
-    const proxy = await startProxy({
+    const running = await startProxy({
       consoleUrl: `http://${loopback}:${env.PORT}`,
       serverId,
       password: secrets.password,
@@ -53,7 +53,7 @@ export async function startEmbeddedProxy(o: { db: Db; env: ProxyEnv; servers: Se
       domain: env.TUNNEL_DOMAIN,
       log: o.log,
     });
-    return { proxy, serverId };
+    return { running, serverId };
   } catch (err) {
     if (err instanceof ProxyStartError) {
       const setting = err.part === 'ssh' ? 'TUNNEL_SSH_PORT' : 'TUNNEL_HTTP_PORT';
