@@ -1,6 +1,7 @@
 import { hashTunnelPassword } from '@fleetlink/contract/tunnel-password';
 import { describe, expect, it } from 'vitest';
-import { addressAllowed, allowList, basicCredentials, CredentialCheck } from './access.js';
+import { basicCredentials } from '@fleetlink/contract/basic-credentials';
+import { addressAllowed, allowList, CredentialCheck } from './access.js';
 import { hostname } from './ingress.js';
 
 describe('allow-list', () => {

@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { basicCredentials } from '@fleetlink/contract/basic-credentials';
 import { verifyTunnelPassword } from '@fleetlink/contract/tunnel-password';
+import { remember } from './bounded-map.js';
 
 /**
  * The allow-list of a tunnel as Node's BlockList (addresses and CIDR ranges, both families);
@@ -26,15 +28,6 @@ export function addressAllowed(list: BlockList | undefined, remoteAddress: strin
   const address = mapped ? mapped[1]! : remoteAddress;
   if (isIPv4(address)) return list.check(address, 'ipv4');
   return isIPv6(address) && list.check(address, 'ipv6');
-}
-
-/** `Authorization: Basic …` as username and password; undefined when it is anything else. */
-export function basicCredentials(header: string | undefined): { username: string; password: string } | undefined {
-  const match = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 const CACHE_MAX = 1000;
@@ -67,7 +60,7 @@ export class CredentialCheck {
       if (header) this.recordFailure(address);
       return 'refused';
     }
-    remember(this.passed, key, Date.now() + CACHE_MS);
+    remember(this.passed, key, Date.now() + CACHE_MS, CACHE_MAX);
     return 'passed';
   }
 
@@ -75,14 +68,8 @@ export class CredentialCheck {
     const now = Date.now();
     const current = this.failures.get(address);
     if (current && current.until > now) current.count++;
-    else remember(this.failures, address, { count: 1, until: now + 60_000 });
+    else remember(this.failures, address, { count: 1, until: now + 60_000 }, CACHE_MAX);
   }
-}
-
-/** Sets a key in a map kept under CACHE_MAX entries, the oldest going first. */
-function remember<V>(map: Map<string, V>, key: string, value: V) {
-  if (!map.has(key) && map.size >= CACHE_MAX) map.delete(map.keys().next().value!);
-  map.set(key, value);
 }
 
 function sameText(a: string, b: string): boolean {

@@ -2,6 +2,7 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { addressAllowed, type CredentialCheck } from './access.js';
+import { remember } from './bounded-map.js';
 import type { ProxyLog } from './log.js';
 import { errorPage, pageTexts } from './pages.js';
 import type { ActiveTunnel, TunnelTable } from './tunnel-table.js';
@@ -163,8 +164,7 @@ class KnownHosts {
     const cached = this.answers.get(hostname);
     if (cached && cached.until > Date.now()) return cached.known;
     const known = await this.ask(hostname).catch(() => false);
-    if (this.answers.size >= KNOWN_HOSTS_MAX) this.answers.delete(this.answers.keys().next().value!);
-    this.answers.set(hostname, { known, until: Date.now() + KNOWN_HOSTS_MS });
+    remember(this.answers, hostname, { known, until: Date.now() + KNOWN_HOSTS_MS }, KNOWN_HOSTS_MAX);
     return known;
   }
 }

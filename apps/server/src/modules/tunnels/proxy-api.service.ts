@@ -1,5 +1,6 @@
 import { AuditKind, ErrorCode, type ProxyForward, type ProxyTunnelState } from '@fleetlink/contract';
 import { allowListEntries } from '@fleetlink/contract';
+import { basicCredentials } from '@fleetlink/contract/basic-credentials';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { HubLog } from '../broker/hub-connection.js';
@@ -29,10 +30,7 @@ export class ProxyApiService {
 
   /** The PROXY server whose id and password the Basic header holds. */
   async authenticate(header: string | undefined): Promise<string> {
-    const match = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)$/i);
-    const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
-    const colon = decoded.indexOf(':');
-    const [serverId, password] = colon > 0 ? [decoded.slice(0, colon), decoded.slice(colon + 1)] : ['', ''];
+    const { username: serverId, password } = basicCredentials(header) ?? { username: '', password: '' };
     const REFUSED = 'A tunnel proxy signs in with its PROXY server id and password.';
     if (!/^[0-9a-f-]{36}$/i.test(serverId)) throw unauthenticated(REFUSED);
     const server = await this.deps.servers.findById(serverId);
