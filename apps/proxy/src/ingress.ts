@@ -5,7 +5,7 @@ import { addressAllowed, type CredentialCheck } from './access.js';
 import { remember } from './bounded-map.js';
 import type { ProxyLog } from './log.js';
 import { errorPage, pageTexts } from './pages.js';
-import type { ActiveTunnel, TunnelTable } from './tunnel-table.js';
+import type { HttpTunnel, TunnelTable } from './tunnel-table.js';
 
 export interface IngressOptions {
   table: TunnelTable;
@@ -36,7 +36,7 @@ export function createIngress(o: IngressOptions): { server: Server; endAll(): vo
   // What Node cannot parse as HTTP gets the plain 400 it would send itself.
   server.on('clientError', (_err, socket) => (socket.writable ? socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n') : socket.destroy()));
 
-  async function admit(req: IncomingMessage): Promise<{ tunnel: ActiveTunnel } | Refusal> {
+  async function admit(req: IncomingMessage): Promise<{ tunnel: HttpTunnel } | Refusal> {
     // Node keeps only the first of repeated Host or Authorization headers; a request with two is ambiguous.
     const hosts = count(req, 'host');
     if (hosts !== 1) return { status: 400, message: hosts ? pageTexts.twoHosts : pageTexts.noHost };
@@ -58,7 +58,7 @@ export function createIngress(o: IngressOptions): { server: Server; endAll(): vo
   }
 
   /** The request admitted and a channel to the device opened for it, or why not. */
-  async function reachDevice(req: IncomingMessage): Promise<{ tunnel: ActiveTunnel; channel: Socket } | Refusal> {
+  async function reachDevice(req: IncomingMessage): Promise<{ tunnel: HttpTunnel; channel: Socket } | Refusal> {
     const admitted = await admit(req);
     if (!('tunnel' in admitted)) return admitted;
     try {
@@ -117,7 +117,7 @@ export function createIngress(o: IngressOptions): { server: Server; endAll(): vo
   }
 
   /** An SSH channel for the request through the device's forward; the HTTP client writes to it as to a socket. */
-  function openChannel(tunnel: ActiveTunnel, req: IncomingMessage): Promise<Socket> {
+  function openChannel(tunnel: HttpTunnel, req: IncomingMessage): Promise<Socket> {
     return new Promise((resolve, reject) =>
       tunnel.connection.forwardOut(tunnel.bindAddr, tunnel.bindPort, req.socket.remoteAddress ?? '0.0.0.0', req.socket.remotePort ?? 0, (err, channel) =>
         err ? reject(err) : resolve(channel as unknown as Socket),
@@ -183,7 +183,7 @@ export function hostname(host: string): string {
  * through proxies is dropped and replaced by what this proxy saw, and the tunnel's own
  * credentials never reach the device.
  */
-function upstreamHeaders(req: IncomingMessage, tunnel: ActiveTunnel, scheme: string): IncomingHttpHeaders {
+function upstreamHeaders(req: IncomingMessage, tunnel: HttpTunnel, scheme: string): IncomingHttpHeaders {
   const headers = withoutHopByHop(req.headers);
   for (const h of FORWARDED) delete headers[h];
   if (tunnel.credentials) delete headers.authorization;

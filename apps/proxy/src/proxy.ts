@@ -5,6 +5,7 @@ import { ConsoleClient } from './console-client.js';
 import { createIngress } from './ingress.js';
 import type { ProxyLog } from './log.js';
 import { createSshServer } from './ssh-server.js';
+import { TcpPorts, type PortRange } from './tcp-ports.js';
 import { TunnelTable } from './tunnel-table.js';
 
 export interface ProxyOptions {
@@ -17,7 +18,9 @@ export interface ProxyOptions {
   hostKey: string;
   ssh: { host: string; port: number };
   http: { host: string; port: number };
-  /** Tunnels are served at `{path}.{domain}`. */
+  /** TCP tunnels are served on a port of this range, at `{domain}:{port}`. */
+  tcp: { host: string; ports: PortRange };
+  /** HTTP tunnels are served at `{path}.{domain}`. */
   domain: string;
   log: ProxyLog;
 }
@@ -46,8 +49,10 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const consoleApi = new ConsoleClient(o.consoleUrl, { serverId: o.serverId, password: o.password });
   const table = new TunnelTable();
   let httpPort = o.http.port;
-  const mappingOf = (hostname: string) => `http://${hostname}${httpPort === 80 ? '' : `:${httpPort}`}`;
-  const { server: ssh, endAll: endSsh, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, log: o.log, mappingOf });
+  const mappingOf = (at: { hostname: string } | { port: number }) =>
+    'port' in at ? `${o.domain}:${at.port}` : `http://${at.hostname}${httpPort === 80 ? '' : `:${httpPort}`}`;
+  const tcp = new TcpPorts({ host: o.tcp.host, range: o.tcp.ports, log: o.log });
+  const { server: ssh, endAll: endSsh, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, tcp, log: o.log, mappingOf });
   const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost: (h) => consoleApi.hostKnown(h), scheme: 'http' });
   const started: NetServer[] = [];
   try {

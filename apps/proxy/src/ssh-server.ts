@@ -2,16 +2,21 @@ import ssh2, { type Connection, type Server } from 'ssh2';
 import { allowList } from './access.js';
 import type { ConsoleClient } from './console-client.js';
 import type { ProxyLog } from './log.js';
+import type { TcpListener, TcpPorts } from './tcp-ports.js';
 import type { ActiveTunnel, TunnelTable } from './tunnel-table.js';
 
 export interface SshServerOptions {
   hostKey: string;
   console: ConsoleClient;
   table: TunnelTable;
+  tcp: TcpPorts;
   log: ProxyLog;
-  /** The public address of a tunnel, reported to the console as its mapping. */
-  mappingOf(hostname: string): string;
+  /** The public address of an HTTP tunnel (by host name) or a TCP one (by port), reported to the console as its mapping. */
+  mappingOf(at: { hostname: string } | { port: number }): string;
 }
+
+/** A forward this connection holds, and the port a TCP tunnel is served on. */
+type Forward = ActiveTunnel & { listener?: TcpListener };
 
 /**
  * The proxy's SSH server: a device signs in with its id and its own password (checked by the
@@ -29,7 +34,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     connections.set(client, new Promise<void>((resolve) => (settle = resolve)));
     let deviceId: string | undefined;
     let gone = false;
-    const forwards = new Map<number, ActiveTunnel>();
+    const forwards = new Map<number, Forward>();
     const peer = { address: info.ip };
 
     client.on('authentication', (ctx) => {
@@ -80,12 +85,12 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
       } catch (err) {
         return refuse((err as Error).message);
       }
-      if (fwd.type !== 'HTTP' || !fwd.hostname) return refuse('Only HTTP tunnels are served by this proxy.');
+      if (fwd.type === 'HTTP' && !fwd.hostname) return refuse('The console named no host name for this HTTP tunnel.');
       if (gone) return refuse('The connection closed before the forward was set up.');
-      const tunnel: ActiveTunnel = {
+      const tunnel: Forward = {
         tunnelId: fwd.tunnelId,
         deviceId: device,
-        hostname: fwd.hostname,
+        hostname: fwd.type === 'HTTP' ? fwd.hostname : null,
         connection: client,
         bindAddr,
         bindPort,
@@ -93,12 +98,15 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
         credentials: fwd.username && fwd.passwordHash ? { tunnelId: fwd.tunnelId, username: fwd.username, passwordHash: fwd.passwordHash } : undefined,
       };
       forwards.set(bindPort, tunnel);
-      o.table.add(tunnel);
       try {
-        await o.console.state({ tunnelId: tunnel.tunnelId, deviceId: device, state: 'CONNECTED', mapping: o.mappingOf(tunnel.hostname) });
+        if (!tunnel.hostname) tunnel.listener = await o.tcp.open(tunnel);
+        o.table.add(tunnel);
+        const mapping = o.mappingOf(tunnel.hostname ? { hostname: tunnel.hostname } : { port: tunnel.listener!.port });
+        await o.console.state({ tunnelId: tunnel.tunnelId, deviceId: device, state: 'CONNECTED', mapping });
       } catch (err) {
         forwards.delete(bindPort);
         o.table.remove(tunnel);
+        await tunnel.listener?.close();
         return refuse((err as Error).message);
       }
       // Closed while the console was told: the close saw no forward yet, so this one reports it.
@@ -106,14 +114,15 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
         await close(tunnel);
         return false;
       }
-      o.log.info({ deviceId: device, tunnelId: tunnel.tunnelId, hostname: tunnel.hostname }, 'proxy: tunnel connected');
+      o.log.info({ deviceId: device, tunnelId: tunnel.tunnelId, hostname: tunnel.hostname, port: tunnel.listener?.port }, 'proxy: tunnel connected');
       return true;
     }
 
-    async function close(tunnel: ActiveTunnel): Promise<void> {
+    async function close(tunnel: Forward): Promise<void> {
       if (forwards.get(tunnel.bindPort) !== tunnel) return;
       forwards.delete(tunnel.bindPort);
-      // A newer connection of the device may hold the host name now: then the tunnel is still up.
+      await tunnel.listener?.close();
+      // A newer connection of the device may hold the tunnel now: then it is still up.
       if (!o.table.remove(tunnel)) return;
       o.log.info({ deviceId: tunnel.deviceId, tunnelId: tunnel.tunnelId }, 'proxy: tunnel disconnected');
       await o.console

@@ -5,7 +5,8 @@ import type { Connection } from 'ssh2';
 export interface ActiveTunnel {
   tunnelId: string;
   deviceId: string;
-  hostname: string;
+  /** The host name the ingress answers for an HTTP tunnel; null for a TCP one (it has a port). */
+  hostname: string | null;
   /** Where the ingress sends a request: the forward the agent asked for, on its SSH connection. */
   connection: Connection;
   bindAddr: string;
@@ -14,29 +15,36 @@ export interface ActiveTunnel {
   credentials: { tunnelId: string; username: string; passwordHash: string } | undefined;
 }
 
-/** The tunnels connected to this proxy, by the host name the ingress answers for them. */
-export class TunnelTable {
-  private readonly byHost = new Map<string, ActiveTunnel>();
+/** An HTTP tunnel: the ingress finds it by its host name. */
+export type HttpTunnel = ActiveTunnel & { hostname: string };
 
-  get(hostname: string): ActiveTunnel | undefined {
+/**
+ * The tunnels connected to this proxy: each by its id (a device's newer connection takes a tunnel
+ * over from its older one) and HTTP ones by the host name the ingress answers for them.
+ */
+export class TunnelTable {
+  private readonly byId = new Map<string, ActiveTunnel>();
+  private readonly byHost = new Map<string, HttpTunnel>();
+
+  get(hostname: string): HttpTunnel | undefined {
     return this.byHost.get(hostname);
   }
 
-  /** Takes the host name, answering the tunnel that held it (a device's earlier connection) if any. */
-  add(tunnel: ActiveTunnel): ActiveTunnel | undefined {
-    const before = this.byHost.get(tunnel.hostname);
-    this.byHost.set(tunnel.hostname, tunnel);
-    return before && before !== tunnel ? before : undefined;
+  /** Takes the tunnel over from whatever connection held it before. */
+  add(tunnel: ActiveTunnel): void {
+    this.byId.set(tunnel.tunnelId, tunnel);
+    if (tunnel.hostname) this.byHost.set(tunnel.hostname, tunnel as HttpTunnel);
   }
 
-  /** Removes the tunnel unless another connection has taken its host name since. */
+  /** Removes the tunnel unless another connection has taken it over since. */
   remove(tunnel: ActiveTunnel): boolean {
-    if (this.byHost.get(tunnel.hostname) !== tunnel) return false;
-    this.byHost.delete(tunnel.hostname);
+    if (this.byId.get(tunnel.tunnelId) !== tunnel) return false;
+    this.byId.delete(tunnel.tunnelId);
+    if (tunnel.hostname && this.byHost.get(tunnel.hostname) === tunnel) this.byHost.delete(tunnel.hostname);
     return true;
   }
 
   get size(): number {
-    return this.byHost.size;
+    return this.byId.size;
   }
 }

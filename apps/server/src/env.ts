@@ -1,4 +1,4 @@
-import { UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
+import { tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
 import { z } from 'zod';
 
 /**
@@ -46,7 +46,11 @@ const envSchema = z
     TUNNEL_HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
     /** Address the HTTP ingress listens on. */
     TUNNEL_HTTP_HOST: z.string().trim().min(1).default('127.0.0.1'),
-    /** HTTP tunnels are served at `{path}.{TUNNEL_DOMAIN}` (`localhost` needs no DNS in a browser). */
+    /** Address the built-in proxy's TCP tunnels listen on. */
+    TUNNEL_TCP_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /** Ports the built-in proxy serves TCP tunnels on, one per connected tunnel (`from-to`). */
+    TUNNEL_TCP_PORTS: tcpPortRangeSchema.prefault('20000-20999'),
+    /** HTTP tunnels are served at `{path}.{TUNNEL_DOMAIN}` (`localhost` needs no DNS in a browser), TCP ones at `{TUNNEL_DOMAIN}:{port}`. */
     TUNNEL_DOMAIN: z
       .string()
       .trim()

@@ -103,8 +103,11 @@ export class TunnelClient {
       const local = connect(forward.port, forward.host);
       local.on('error', () => channel.destroy());
       channel.on('error', () => local.destroy());
-      channel.on('close', () => local.destroy());
-      local.on('close', () => channel.destroy());
+      // Each side ends the other once what it sent is written: a destroy would drop the tail still
+      // buffered (a TCP client that half-closes waits for the whole answer). A half-close from the
+      // proxy (EOF) half-closes the connection to the service; the channel closes with it.
+      channel.on('close', () => local.end());
+      local.on('close', () => channel.end(() => channel.close()));
       local.pipe(channel).pipe(local);
     });
     client.on('close', () => {

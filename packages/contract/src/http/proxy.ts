@@ -48,3 +48,17 @@ export type ProxyTunnelState = z.infer<typeof proxyTunnelStateSchema>;
 
 export const proxyHostKnownRequestSchema = z.object({ hostname: z.string().min(1).max(255) });
 export const proxyHostKnownSchema = z.object({ known: z.boolean() });
+
+/**
+ * The ports a proxy serves TCP tunnels on, as configured (`20000-20999`, or one port): the console's
+ * built-in proxy and a standalone one read it alike.
+ */
+export const tcpPortRangeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,5}(-\d{1,5})?$/, 'must be a port or a range of ports, e.g. 20000-20999')
+  .transform((v) => {
+    const [from, to = from] = v.split('-').map(Number) as [number, number?];
+    return { from, to: to! };
+  })
+  .refine((r) => r.from >= 1 && r.to <= 65535 && r.from <= r.to, 'must be ports between 1 and 65535, the lower one first');

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as connectTcp, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 
 /** What the device's service saw of a request that came through a tunnel. */
@@ -64,4 +64,32 @@ export async function startLocalService(title = 'Hello from the device'): Promis
         server.close(() => resolve());
       }),
   };
+}
+
+/** A TCP service on this machine that sends back whatever it gets, for TCP tunnels to reach. */
+export async function startTcpEcho(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.pipe(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), server.close(() => resolve()))),
+  };
+}
+
+/** Sends `data` to a TCP port, half-closes, and answers what came back until the other side closed (or the error). */
+export function tcpExchange(port: number, data: Buffer): Promise<{ received: Buffer; error?: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket = connectTcp({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(data));
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    socket.on('error', (err: NodeJS.ErrnoException) => resolve({ received: Buffer.concat(chunks), error: err.code ?? err.message }));
+    socket.on('close', () => resolve({ received: Buffer.concat(chunks) }));
+    setTimeout(() => socket.destroy(), 10_000).unref();
+  });
 }

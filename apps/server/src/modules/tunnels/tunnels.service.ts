@@ -37,7 +37,6 @@ const TEXTS = {
   pathTaken: (path: string) => `The path '${path}' is taken: choose another.`,
   domain: 'The domain is not an active custom domain of this device’s organization.',
   passwordNeeded: 'Password is required.',
-  tcp: 'TCP tunnels cannot be connected yet: the proxy serves HTTP tunnels only.',
   offline: 'The device is offline: a tunnel can only be connected or disconnected while it is online.',
   wentOffline: 'The device went offline before it answered.',
 };
@@ -124,7 +123,6 @@ export class TunnelsService {
     return this.deps.audit.track(p, { kind: AuditKind.TunnelConnect, deviceId, details: { id } }, async () => {
       const { organizationId } = await this.deps.policy.writeDevice(p, deviceId);
       const tunnel = await this.found(deviceId, id);
-      if (tunnel.type === 'TCP') throw conflict(TEXTS.tcp);
       if (!tunnel.online) throw new AppError(409, ErrorCode.DeviceUnavailable, TEXTS.offline);
       const proxy = await this.deps.proxies.proxyOf(deviceId, organizationId);
       await callDevice(

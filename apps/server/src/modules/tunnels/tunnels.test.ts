@@ -17,7 +17,7 @@ import {
   type AgentProcess,
   type MessagingSetup,
 } from '../broker/broker.test-support.js';
-import { startLocalService, type LocalService } from './local-service.test-support.js';
+import { startLocalService, startTcpEcho, tcpExchange, type LocalService } from './local-service.test-support.js';
 import { TunnelsRepository } from './tunnels.repository.js';
 
 interface Answer {
@@ -39,6 +39,7 @@ describe('tunnels', () => {
   let agent: AgentProcess;
   let service: LocalService;
   let httpPort: number;
+  let tcpPorts: { from: number; to: number };
   const agents: AgentProcess[] = [];
   const dirs: string[] = [];
 
@@ -82,7 +83,9 @@ describe('tunnels', () => {
 
   beforeAll(async () => {
     httpPort = await freePort();
-    s = await embeddedSetup({ TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(httpPort) });
+    const tcpFrom = await freePort();
+    tcpPorts = { from: tcpFrom, to: tcpFrom + 4 };
+    s = await embeddedSetup({ TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(httpPort), TUNNEL_TCP_PORTS: `${tcpPorts.from}-${tcpPorts.to}` });
     ({ admin, user, guest, device, agent } = await onlineMemberDevice(s, 'tunneled', { agents, dirs }));
     service = await startLocalService();
   });
@@ -304,6 +307,41 @@ describe('tunnels', () => {
     expect(blocked.body).toContain('Too many wrong usernames or passwords from your address');
     // Asking without credentials (how a browser gets its prompt) counted for nothing.
     expect((await ingress(host(t))).status).toBe(429);
+  });
+
+  it('carries TCP through a port of the range, behind the allow-list, and gives the port back', async () => {
+    const echo = await startTcpEcho();
+    try {
+      const t = await created({ type: 'TCP', port: echo.port, name: 'Echo', path: 'ignored-for-tcp' });
+      expect(t).toMatchObject({ type: 'TCP', path: null });
+      const status = await connected(t);
+      expect(status.mapping).toMatch(/^localhost:\d+$/);
+      const port = Number(status.mapping!.split(':')[1]);
+      expect(port).toBeGreaterThanOrEqual(tcpPorts.from);
+      expect(port).toBeLessThanOrEqual(tcpPorts.to);
+      const payload = Buffer.alloc(4 * 1024 * 1024, 'fleetlink ');
+      const round = await tcpExchange(port, payload);
+      expect(round.error).toBeUndefined();
+      expect(round.received.equals(payload)).toBe(true);
+      // The card shows it as plain `host:port`.
+      const [listed] = ((await (await s.tc.api(base(), { token: user })).json()) as Tunnel[]).filter((x) => x.id === t.id);
+      expect(listed!.status).toEqual({ port: echo.port, state: 'CONNECTED', mapping: `localhost:${port}` });
+
+      // Disconnected, the port is free again: nothing listens on it.
+      expect(tunnelStatusSchema.parse(await (await act(t, 'stop')).json()).state).toBe('DISCONNECTED');
+      expect((await tcpExchange(port, Buffer.from('x'))).error).toBe('ECONNREFUSED');
+
+      // The allow-list holds for TCP too: from an address not on it, the connection ends with nothing through.
+      const put = await s.tc.api(`${base()}/${t.id}`, { method: 'PUT', token: admin, json: { type: 'TCP', port: echo.port, name: 'Echo', securityIp: '203.0.113.0/24' } });
+      expect(put.status, await put.clone().text()).toBe(200);
+      const guarded = Number((await connected(t)).mapping!.split(':')[1]);
+      const refused = await tcpExchange(guarded, Buffer.from('let me in'));
+      expect(refused.received.length).toBe(0);
+      expect((await act(t, 'stop')).status).toBe(200);
+      expect((await s.tc.api(`${base()}/${t.id}`, { token: admin, method: 'DELETE' })).status).toBe(204);
+    } finally {
+      await echo.close();
+    }
   });
 
   it('ends EPHEMERAL tunnels when the agent stops', async () => {
