@@ -28,7 +28,21 @@ export class TunnelClient {
 
   constructor(private readonly account: () => { username: string; password: string }) {}
 
+  /** Opens in progress, by port: a second request for one (a restart's reopen beside a person's Connect) waits for the first. */
+  private readonly opening = new Map<number, Promise<void>>();
+
   async open(req: TunnelOpenRequest): Promise<void> {
+    for (let pending = this.opening.get(req.port); pending; pending = this.opening.get(req.port)) await pending.catch(() => {});
+    const opened = this.openNow(req);
+    this.opening.set(req.port, opened);
+    try {
+      await opened;
+    } finally {
+      if (this.opening.get(req.port) === opened) this.opening.delete(req.port);
+    }
+  }
+
+  private async openNow(req: TunnelOpenRequest): Promise<void> {
     const proxy = await this.connection(req.proxy);
     const current = this.forwards.get(req.port);
     if (current?.tunnelId === req.tunnelId) {

@@ -27,6 +27,11 @@ export interface TestConsole extends RunningConsole {
   token(email: string): Promise<string>;
   /** fetch against the console's API with an optional bearer token. */
   api(pathname: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /**
+   * Stops the console (its broker and proxy with it) and starts it again on the same port, data and
+   * database, as agents see a console that restarts; its parts (`messaging`, `proxy`, …) are the new ones after.
+   */
+  restart(): Promise<void>;
 }
 
 /**
@@ -49,15 +54,22 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...overrides,
   });
-  const running = await startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
+  const start = () => startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
+  let running = await start();
   const passwords: Record<string, string> = {
     'admin@fleetlink.local': 'admin',
     'user@fleetlink.local': 'user',
     'guest@fleetlink.local': 'guest',
   };
-  return {
+  const tc: TestConsole = {
     ...running,
     dataDir,
+    async restart() {
+      await running.close();
+      running = await start();
+      const { close: _, ...parts } = running;
+      Object.assign(tc, parts);
+    },
     async close() {
       await running.close();
       await database?.drop();
@@ -75,6 +87,7 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
       return fetch(`${running.url}${pathname}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },
   };
+  return tc;
 }
 
 /** A fresh database on the server of `adminUrl` (TEST_DATABASE_URL; none when unset), dropped by `drop()`. */

@@ -1,4 +1,4 @@
-import { integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TunnelMode, TunnelType } from '@fleetlink/contract';
 import { devices } from './devices.js';
 import { organizationDomains } from './organizations.js';
@@ -29,6 +29,11 @@ export const tunnels = pgTable(
     /** CONNECTED or DISCONNECTED as the proxy last said; null before it said anything. */
     state: text('state').$type<'CONNECTED' | 'DISCONNECTED'>(),
     mapping: text('mapping'),
+    /**
+     * Someone connected it and nobody disconnected it since: a PERMANENT tunnel that is wanted is
+     * opened again whenever its device comes online or its proxy restarts.
+     */
+    wanted: boolean('wanted').notNull().default(false),
     proxyServerId: uuid('proxy_server_id').references(() => servers.id, { onDelete: 'set null' }),
     stateAt: timestamp('state_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -74,6 +74,8 @@ export async function startMessaging(o: {
   const policy = new OrganizationPolicy(new MembershipRepository(db));
   const monitorsRepo = new MonitorsRepository(db);
   const monitors = new MonitorsService({ repo: monitorsRepo, devices, hub, policy, audit, log });
+  const tunnelsRepo = new TunnelsRepository(db);
+  const tunnels = new TunnelsService({ repo: tunnelsRepo, policy, audit, devices, hub, proxies: new TunnelProxies(serversRepo), domain: env.TUNNEL_DOMAIN, log });
   const telemetry = new TelemetryService({
     repo: telemetryRepo,
     devices,
@@ -83,7 +85,10 @@ export async function startMessaging(o: {
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     pingSeconds: env.DEVICE_PING_SECONDS,
     onMisplaced: (deviceId, serverId) => servers.redirect(deviceId, serverId),
-    onOnline: (deviceId) => void monitors.sendList(deviceId, { unlessNone: true }),
+    onOnline: (deviceId) => {
+      void monitors.sendList(deviceId, { unlessNone: true });
+      void tunnels.reopenPermanent(deviceId);
+    },
     monitorReadings: monitorsRepo,
   });
   hub.handler = telemetry;
@@ -104,7 +109,6 @@ export async function startMessaging(o: {
   const transfersRepo = new TransfersRepository(db);
   const blobSweeper = new BlobSweeper({ repo: transfersRepo, blobs, log });
   blobSweeper.start(env.BLOB_SWEEP_SECONDS * 1000);
-  const tunnelsRepo = new TunnelsRepository(db);
   const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
   return {
     hub,
@@ -117,8 +121,16 @@ export async function startMessaging(o: {
     driveScans,
     transfers: new TransfersService({ policy, devices, hub, audit, blobs, repo: transfersRepo, uploadMaxBytes: env.UPLOAD_MAX_BYTES, log }),
     monitors,
-    tunnels: new TunnelsService({ repo: tunnelsRepo, policy, audit, devices, hub, proxies: new TunnelProxies(serversRepo), domain: env.TUNNEL_DOMAIN }),
-    proxyApi: new ProxyApiService({ repo: tunnelsRepo, servers: serversRepo, credentials, audit, log, domain: env.TUNNEL_DOMAIN }),
+    tunnels,
+    proxyApi: new ProxyApiService({
+      repo: tunnelsRepo,
+      servers: serversRepo,
+      credentials,
+      audit,
+      log,
+      domain: env.TUNNEL_DOMAIN,
+      onRestart: (proxyServerId) => void tunnels.reopenAfterProxyRestart(proxyServerId),
+    }),
     blobGate: new BlobGate({ repo: transfersRepo, blobs, credentials }),
     blobSweeper,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,

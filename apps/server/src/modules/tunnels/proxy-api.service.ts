@@ -18,6 +18,8 @@ export interface ProxyApiDeps {
   log: Pick<HubLog, 'warn'>;
   /** The proxy's own domain (tunnels without a custom domain). */
   domain: string;
+  /** A proxy (re)started and its tunnels were marked disconnected: the PERMANENT ones go up again. */
+  onRestart?(proxyServerId: string): void;
 }
 
 /**
@@ -69,6 +71,7 @@ export class ProxyApiService {
 
   async hello(proxyServerId: string): Promise<void> {
     await this.deps.repo.disconnectAllOf(proxyServerId);
+    this.deps.onRestart?.(proxyServerId);
   }
 
   /** `{path}.{domain}`: the proxy's own domain, or a custom one (then the path is the first label). */

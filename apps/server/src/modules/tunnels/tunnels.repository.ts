@@ -90,6 +90,31 @@ export class TunnelsRepository {
     return rows.length > 0;
   }
 
+  /** Whether the tunnel is to be opened again after restarts (a PERMANENT one someone connected). */
+  async setWanted(deviceId: string, id: string, wanted: boolean): Promise<void> {
+    await this.db.update(tunnels).set({ wanted }).where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id)));
+  }
+
+  /** The device's PERMANENT tunnels someone connected and nobody disconnected since, with its organization and state. */
+  wantedPermanent(deviceId: string) {
+    return this.db
+      .select({ id: tunnels.id, port: tunnels.port, host: tunnels.host, organizationId: devices.organizationId, online: devices.online })
+      .from(tunnels)
+      .innerJoin(devices, eq(devices.id, tunnels.deviceId))
+      .where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.mode, 'PERMANENT'), eq(tunnels.wanted, true)))
+      .orderBy(asc(tunnels.port));
+  }
+
+  /** The online devices with a wanted PERMANENT tunnel that a proxy served: to be opened again when it restarts. */
+  async devicesWantingPermanentAt(proxyServerId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ deviceId: tunnels.deviceId })
+      .from(tunnels)
+      .innerJoin(devices, eq(devices.id, tunnels.deviceId))
+      .where(and(eq(tunnels.proxyServerId, proxyServerId), eq(tunnels.mode, 'PERMANENT'), eq(tunnels.wanted, true), eq(devices.online, true)));
+    return rows.map((r) => r.deviceId);
+  }
+
   /** A proxy restarted: nothing it served before is connected now. */
   async disconnectAllOf(proxyServerId: string): Promise<void> {
     await this.db

@@ -18,6 +18,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { fieldChanges } from '../audit/field-changes.js';
 import { callDevice, type DeviceCallDeps } from '../broker/device-call.js';
+import type { HubLog } from '../broker/hub-connection.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { isUniqueViolation } from '../organizations/unique-violation.js';
 import type { TunnelProxies } from './tunnel-proxies.js';
@@ -48,6 +49,7 @@ export interface TunnelsDeps extends DeviceCallDeps {
   proxies: TunnelProxies;
   /** The proxy's own domain: tunnels without a custom domain are at `{path}.{domain}`. */
   domain: string;
+  log: Pick<HubLog, 'warn'>;
 }
 
 /**
@@ -124,15 +126,8 @@ export class TunnelsService {
       const { organizationId } = await this.deps.policy.writeDevice(p, deviceId);
       const tunnel = await this.found(deviceId, id);
       if (!tunnel.online) throw new AppError(409, ErrorCode.DeviceUnavailable, TEXTS.offline);
-      const proxy = await this.deps.proxies.proxyOf(deviceId, organizationId);
-      await callDevice(
-        this.deps,
-        deviceId,
-        RequestName.OpenTunnel,
-        { tunnelId: tunnel.id, port: tunnel.port, host: tunnel.host, proxy },
-        { timeoutMs: CONNECT_TIMEOUT_MS, graceMs: 2000 },
-        TEXTS,
-      );
+      await this.open(deviceId, organizationId, tunnel);
+      await this.deps.repo.setWanted(deviceId, id, true);
       return this.toTunnel(await this.found(deviceId, id)).status;
     });
   }
@@ -141,9 +136,48 @@ export class TunnelsService {
     return this.deps.audit.track(p, { kind: AuditKind.TunnelDisconnect, deviceId, details: { id } }, async () => {
       await this.deps.policy.writeDevice(p, deviceId);
       const tunnel = await this.found(deviceId, id);
+      // First: a device that comes online meanwhile must not have it opened again.
+      await this.deps.repo.setWanted(deviceId, id, false);
       await callDevice(this.deps, deviceId, RequestName.CloseTunnel, { tunnelId: tunnel.id, port: tunnel.port }, { timeoutMs: 10_000, graceMs: 2000 }, TEXTS);
       return this.toTunnel(await this.found(deviceId, id)).status;
     });
+  }
+
+  /**
+   * Opens the device's PERMANENT tunnels again (SPEC §4: recreated when the device starts): called
+   * each time its agent comes online and when the proxy that served them restarts. Asking an agent
+   * that has a tunnel open already changes nothing. Never throws: a tunnel that cannot be opened is
+   * logged and tried again at the next occasion.
+   */
+  async reopenPermanent(deviceId: string): Promise<void> {
+    try {
+      for (const tunnel of await this.deps.repo.wantedPermanent(deviceId)) {
+        if (!tunnel.online) return;
+        await this.open(deviceId, tunnel.organizationId, tunnel).catch((err: Error) =>
+          this.deps.log.warn({ deviceId, tunnelId: tunnel.id, err: err.message }, 'a permanent tunnel could not be opened again'),
+        );
+      }
+    } catch (err) {
+      this.deps.log.warn({ deviceId, err: (err as Error).message }, 'permanent tunnels not opened again');
+    }
+  }
+
+  /** A proxy restarted: the PERMANENT tunnels it served are opened again, through it or another. */
+  async reopenAfterProxyRestart(proxyServerId: string): Promise<void> {
+    const deviceIds = await this.deps.repo.devicesWantingPermanentAt(proxyServerId).catch(() => []);
+    for (const deviceId of deviceIds) await this.reopenPermanent(deviceId);
+  }
+
+  private async open(deviceId: string, organizationId: string, tunnel: { id: string; port: number; host: string }): Promise<void> {
+    const proxy = await this.deps.proxies.proxyOf(deviceId, organizationId);
+    await callDevice(
+      this.deps,
+      deviceId,
+      RequestName.OpenTunnel,
+      { tunnelId: tunnel.id, port: tunnel.port, host: tunnel.host, proxy },
+      { timeoutMs: CONNECT_TIMEOUT_MS, graceMs: 2000 },
+      TEXTS,
+    );
   }
 
   toTunnel(t: TunnelRecord): Tunnel {

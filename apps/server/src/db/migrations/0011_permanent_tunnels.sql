@@ -1,0 +1,1 @@
+ALTER TABLE "tunnels" ADD COLUMN "wanted" boolean DEFAULT false NOT NULL;
