@@ -44,12 +44,12 @@ export class ConsoleClient {
     await this.call(proxyRoutes.state.path, state);
   }
 
-  async hostKnown(hostname: string): Promise<boolean> {
-    return proxyHostKnownSchema.parse(await this.call(proxyRoutes.hostKnown.path, { hostname })).known;
+  async hostKnown(at: { path: string; customDomain: string | null }): Promise<boolean> {
+    return proxyHostKnownSchema.parse(await this.call(proxyRoutes.hostKnown.path, at)).known;
   }
 
-  async hello(): Promise<void> {
-    await this.call(proxyRoutes.hello.path, {});
+  async hello(domain: string): Promise<void> {
+    await this.call(proxyRoutes.hello.path, { domain });
   }
 
   private async call(path: string, body: unknown): Promise<unknown> {

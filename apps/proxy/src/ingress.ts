@@ -1,4 +1,5 @@
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { addressAllowed, type CredentialCheck } from './access.js';
@@ -13,7 +14,8 @@ export interface IngressOptions {
   log: ProxyLog;
   /** Whether a host name belongs to a registered tunnel that is not connected here (502, not 404). */
   isKnownHost(hostname: string): Promise<boolean>;
-  scheme: 'http' | 'https';
+  /** A certificate and its key (PEM): the ingress then serves HTTPS. */
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 type Refusal = { status: number; message: string; challenge?: string };
@@ -27,11 +29,13 @@ const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', '
  * (checked against the connection's address) and its Basic credentials; nothing reaches the device
  * before both pass. Bodies stream both ways (large files, Server-Sent Events), WebSockets too.
  */
-export function createIngress(o: IngressOptions): { server: Server; endAll(): void } {
+export function createIngress(o: IngressOptions): { server: Server | TlsServer; endAll(): void } {
+  const scheme = o.tls ? 'https' : 'http';
   const knownHosts = new KnownHosts(o.isKnownHost);
   // Upgraded connections (WebSockets) are the server's no longer, but still keep it from closing.
   const upgraded = new Set<Duplex>();
-  const server = createServer((req, res) => void serve(req, res));
+  const handler = (req: IncomingMessage, res: ServerResponse) => void serve(req, res);
+  const server = o.tls ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, handler) : createServer(handler);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head));
   // What Node cannot parse as HTTP gets the plain 400 it would send itself.
   server.on('clientError', (_err, socket) => (socket.writable ? socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n') : socket.destroy()));
@@ -72,7 +76,7 @@ export function createIngress(o: IngressOptions): { server: Server; endAll(): vo
     const reached = await reachDevice(req);
     if (!('tunnel' in reached)) return refuse(res, reached);
     const { tunnel, channel } = reached;
-    const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, tunnel, o.scheme), createConnection: () => channel });
+    const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, tunnel, scheme), createConnection: () => channel });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.headers));
       res.flushHeaders();
@@ -96,7 +100,7 @@ export function createIngress(o: IngressOptions): { server: Server; endAll(): vo
     const reached = await reachDevice(req);
     if (!('tunnel' in reached)) return refuseRaw(socket, reached);
     const { tunnel, channel } = reached;
-    const headers = { ...upstreamHeaders(req, tunnel, o.scheme), connection: 'Upgrade', upgrade: req.headers.upgrade ?? 'websocket' };
+    const headers = { ...upstreamHeaders(req, tunnel, scheme), connection: 'Upgrade', upgrade: req.headers.upgrade ?? 'websocket' };
     const upstream = request({ method: req.method, path: req.url, headers, createConnection: () => channel });
     upstream.on('upgrade', (answer, upSocket, upHead) => {
       socket.write(statusLine(answer) + rawHeaderLines(answer.rawHeaders) + '\r\n');

@@ -22,6 +22,8 @@ export interface ProxyOptions {
   tcp: { host: string; ports: PortRange };
   /** HTTP tunnels are served at `{path}.{domain}`. */
   domain: string;
+  /** A certificate and its key (PEM) for the ingress: tunnels are then at `https://{path}.{domain}`. */
+  tls?: { cert: Buffer; key: Buffer };
   log: ProxyLog;
 }
 
@@ -49,19 +51,25 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const consoleApi = new ConsoleClient(o.consoleUrl, { serverId: o.serverId, password: o.password });
   const table = new TunnelTable();
   let httpPort = o.http.port;
+  const scheme = o.tls ? 'https' : 'http';
+  const defaultPort = o.tls ? 443 : 80;
   const mappingOf = (at: { hostname: string } | { port: number }) =>
-    'port' in at ? `${o.domain}:${at.port}` : `http://${at.hostname}${httpPort === 80 ? '' : `:${httpPort}`}`;
+    'port' in at ? `${o.domain}:${at.port}` : `${scheme}://${at.hostname}${httpPort === defaultPort ? '' : `:${httpPort}`}`;
   const tcp = new TcpPorts({ host: o.tcp.host, range: o.tcp.ports, log: o.log });
-  const { server: ssh, endAll: endSsh, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, tcp, log: o.log, mappingOf });
-  const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost: (h) => consoleApi.hostKnown(h), scheme: 'http' });
+  const { server: ssh, endAll: endSsh, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, tcp, log: o.log, mappingOf, domain: o.domain });
+  const isKnownHost = async (hostname: string) => {
+    const at = tunnelAddress(hostname, o.domain);
+    return !!at && consoleApi.hostKnown(at);
+  };
+  const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost, tls: o.tls });
   const started: NetServer[] = [];
   try {
     const sshPort = await listen(ssh as unknown as NetServer, o.ssh, 'ssh');
     started.push(ssh as unknown as NetServer);
     httpPort = await listen(ingress, o.http, 'http');
     started.push(ingress);
-    await consoleApi.hello();
-    o.log.info({ ssh: `${o.ssh.host}:${sshPort}`, http: `${o.http.host}:${httpPort}`, domain: o.domain }, 'proxy: listening');
+    await consoleApi.hello(o.domain);
+    o.log.info({ ssh: `${o.ssh.host}:${sshPort}`, [scheme]: `${o.http.host}:${httpPort}`, domain: o.domain }, 'proxy: listening');
     return {
       sshPort,
       httpPort,
@@ -91,4 +99,12 @@ async function listen(server: NetServer, at: { host: string; port: number }, par
     throw new ProxyStartError(part, at, reason);
   }
   return (server.address() as { port: number }).port;
+}
+
+/** A host name as the console knows tunnels: a path on this proxy's domain, or the first label on a custom one. */
+export function tunnelAddress(hostname: string, domain: string): { path: string; customDomain: string | null } | undefined {
+  const own = `.${domain}`;
+  if (hostname.endsWith(own) && !hostname.slice(0, -own.length).includes('.')) return { path: hostname.slice(0, -own.length), customDomain: null };
+  const dot = hostname.indexOf('.');
+  return dot > 0 && dot < hostname.length - 1 ? { path: hostname.slice(0, dot), customDomain: hostname.slice(dot + 1) } : undefined;
 }

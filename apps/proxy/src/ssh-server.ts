@@ -11,6 +11,8 @@ export interface SshServerOptions {
   table: TunnelTable;
   tcp: TcpPorts;
   log: ProxyLog;
+  /** HTTP tunnels without a custom domain are at `{path}.{domain}`. */
+  domain: string;
   /** The public address of an HTTP tunnel (by host name) or a TCP one (by port), reported to the console as its mapping. */
   mappingOf(at: { hostname: string } | { port: number }): string;
 }
@@ -85,12 +87,12 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
       } catch (err) {
         return refuse((err as Error).message);
       }
-      if (fwd.type === 'HTTP' && !fwd.hostname) return refuse('The console named no host name for this HTTP tunnel.');
+      if (fwd.type === 'HTTP' && !fwd.path) return refuse('The console named no path for this HTTP tunnel.');
       if (gone) return refuse('The connection closed before the forward was set up.');
       const tunnel: Forward = {
         tunnelId: fwd.tunnelId,
         deviceId: device,
-        hostname: fwd.type === 'HTTP' ? fwd.hostname : null,
+        hostname: fwd.type === 'HTTP' ? `${fwd.path}.${fwd.customDomain ?? o.domain}` : null,
         connection: client,
         bindAddr,
         bindPort,

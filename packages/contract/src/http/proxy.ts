@@ -24,14 +24,16 @@ export const proxyDeviceLoginResultSchema = z.object({ deviceId: z.uuid() });
 
 export const proxyForwardRequestSchema = z.object({ deviceId: z.uuid(), port: z.number().int().min(1).max(65535) });
 /**
- * What the proxy needs to serve a tunnel: the host name it answers to, the allow-list (addresses
- * and CIDR ranges; empty means any address) and the Basic credentials (a password hash from
+ * What the proxy needs to serve a tunnel: where an HTTP one is (`{path}.{customDomain}`, or on the
+ * proxy's own domain when customDomain is null; both null for TCP), the allow-list (addresses and
+ * CIDR ranges; empty means any address) and the Basic credentials (a password hash from
  * `hashTunnelPassword`; null means none).
  */
 export const proxyForwardSchema = z.object({
   tunnelId: z.uuid(),
   type: tunnelTypeSchema,
-  hostname: z.string().nullable(),
+  path: z.string().nullable(),
+  customDomain: z.string().nullable(),
   allow: z.array(z.string()),
   username: z.string().nullable(),
   passwordHash: z.string().nullable(),
@@ -46,7 +48,10 @@ export const proxyTunnelStateSchema = z.object({
 });
 export type ProxyTunnelState = z.infer<typeof proxyTunnelStateSchema>;
 
-export const proxyHostKnownRequestSchema = z.object({ hostname: z.string().min(1).max(255) });
+/** A host name the ingress was asked for, as a path on a custom domain or (null) on the proxy's own. */
+export const proxyHostKnownRequestSchema = z.object({ path: z.string().min(1).max(255), customDomain: z.string().min(1).max(255).nullable() });
+/** A proxy starting says which domain it serves tunnels on (`{path}.{domain}`, `{domain}:{port}`). */
+export const proxyHelloSchema = z.object({ domain: z.string().min(1).max(255) });
 export const proxyHostKnownSchema = z.object({ known: z.boolean() });
 
 /**

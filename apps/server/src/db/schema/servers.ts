@@ -24,6 +24,8 @@ export const servers = pgTable(
     blobBaseUrl: text('blob_base_url'),
     /** PROXY: the SSH host public key agents verify. */
     hostKey: text('host_key'),
+    /** PROXY: the domain it serves tunnels on, as it said when it last started (`{path}.{domain}`). */
+    tunnelDomain: text('tunnel_domain'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -68,7 +68,8 @@ export async function startMessaging(o: {
     : undefined;
   const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker });
   const audit = new AuditTrail(new AuditRepository(db), log);
-  const servers = new ServersService(serversRepo, hub, credentials, log, audit);
+  // (`tunnels` is made below: a move is asked for long after.)
+  const servers = new ServersService(serversRepo, hub, credentials, log, audit, (deviceId) => void tunnels.followProxy(deviceId));
   const telemetryRepo = new TelemetryRepository(db);
   const devices = new DevicesRepository(db);
   const policy = new OrganizationPolicy(new MembershipRepository(db));
@@ -128,7 +129,6 @@ export async function startMessaging(o: {
       credentials,
       audit,
       log,
-      domain: env.TUNNEL_DOMAIN,
       onRestart: (proxyServerId) => void tunnels.reopenAfterProxyRestart(proxyServerId),
     }),
     blobGate: new BlobGate({ repo: transfersRepo, blobs, credentials }),

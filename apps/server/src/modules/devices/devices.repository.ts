@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { deviceSearch, deviceServers, devices, monitors, organizationDomains, organizationMembers, organizations, servers, tunnels } from '../../db/schema/index.js';
 import type { MonitorRow } from '../monitors/monitors.repository.js';
 import type { TunnelView } from '../tunnels/tunnel-view.js';
+import { proxyDomainOfDevice } from '../tunnels/tunnels.repository.js';
 import { idPrefixRange, toPrefixQuery } from './device-search.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -64,6 +65,7 @@ const monitorRows = sql<MonitorRow[]>`coalesce((select json_agg(json_build_objec
 const tunnelRows = sql<TunnelView[]>`coalesce((select json_agg(json_build_object('id', ${tunnels.id}, 'name', ${tunnels.name},
     'type', ${tunnels.type}, 'port', ${tunnels.port}, 'mode', ${tunnels.mode}, 'domainId', ${tunnels.domainId},
     'customDomain', (select ${organizationDomains.domain} from ${organizationDomains} where ${organizationDomains.id} = ${tunnels.domainId}),
+    'proxyDomain', ${proxyDomainOfDevice(devices.id)},
     'path', ${tunnels.path}, 'host', ${tunnels.host}, 'securityIp', ${tunnels.securityIp}, 'securityUsername', ${tunnels.securityUsername},
     'hasPassword', ${tunnels.securityPasswordHash} is not null, 'state', ${tunnels.state}, 'mapping', ${tunnels.mapping},
     'online', ${devices.online}) order by ${tunnels.port})

@@ -27,6 +27,8 @@ export class ServersService {
     private readonly credentials: DeviceCredentials,
     private readonly log: HubLog,
     private readonly audit: AuditTrail,
+    /** A device moved to another PROXY server: its tunnels are to follow (started, not awaited). */
+    private readonly onProxyMove?: (deviceId: string) => void,
   ) {}
 
   toDto(row: ServerWithLoad): Server {
@@ -135,7 +137,8 @@ export class ServersService {
   /**
    * Moves a device from one server to another of the same type (recorded as the device's). For message servers the device's
    * account is provisioned on the target first, then its agent is told to move (if it is
-   * reachable now; otherwise it is redirected the next time it connects to the old server).
+   * reachable now; otherwise it is redirected the next time it connects to the old server). Its
+   * connected tunnels follow a move to another proxy.
    */
   migrate(p: Principal, deviceId: string, fromServerId: string, toServerId: string): Promise<Server[]> {
     const action = { kind: AuditKind.DeviceMigrate, deviceId, details: { fromServerId, toServerId } };
@@ -157,6 +160,7 @@ export class ServersService {
         }
       } else {
         await this.repo.move(deviceId, from.id, to.id);
+        this.onProxyMove?.(deviceId);
       }
       return this.serversOf(deviceId);
     });

@@ -4,6 +4,7 @@ import {
   proxyForwardRequestSchema,
   proxyForwardSchema,
   proxyHostKnownRequestSchema,
+  proxyHelloSchema,
   proxyHostKnownSchema,
   proxyRoutes,
   proxyTunnelStateSchema,
@@ -55,13 +56,13 @@ export const proxyApiRoutes: FastifyPluginAsyncZod<{ service: ProxyApiService }>
   app.post(
     path(proxyRoutes.hostKnown),
     { config, schema: { tags, security, summary: 'Whether a host name is a registered tunnel', body: proxyHostKnownRequestSchema, response: { 200: proxyHostKnownSchema } } },
-    async (req) => ({ known: await service.hostKnown(req.body.hostname.toLowerCase()) }),
+    async (req) => ({ known: await service.hostKnown(req.body.path, req.body.customDomain) }),
   );
   app.post(
     path(proxyRoutes.hello),
-    { config, schema: { tags, security, summary: 'A proxy starts: none of its tunnels is connected', response: { 204: z.null() } } },
+    { config, schema: { tags, security, summary: 'A proxy starts: none of its tunnels is connected', body: proxyHelloSchema, response: { 204: z.null() } } },
     async (req, reply) => {
-      await service.hello(req.proxyServerId);
+      await service.hello(req.proxyServerId, req.body.domain);
       return reply.code(204).send(null);
     },
   );

@@ -16,8 +16,6 @@ export interface ProxyApiDeps {
   credentials: DeviceCredentials;
   audit: AuditTrail;
   log: Pick<HubLog, 'warn'>;
-  /** The proxy's own domain (tunnels without a custom domain). */
-  domain: string;
   /** A proxy (re)started and its tunnels were marked disconnected: the PERMANENT ones go up again. */
   onRestart?(proxyServerId: string): void;
 }
@@ -57,7 +55,8 @@ export class ProxyApiService {
     return {
       tunnelId: tunnel.id,
       type: tunnel.type,
-      hostname: tunnel.path ? `${tunnel.path}.${tunnel.customDomain ?? this.deps.domain}` : null,
+      path: tunnel.type === 'HTTP' ? tunnel.path : null,
+      customDomain: tunnel.type === 'HTTP' ? tunnel.customDomain : null,
       allow: allowListEntries(tunnel.securityIp),
       username: tunnel.securityPasswordHash ? tunnel.securityUsername : null,
       passwordHash: tunnel.securityPasswordHash,
@@ -69,19 +68,14 @@ export class ProxyApiService {
     if (!recorded) throw notFound('Tunnel not found.');
   }
 
-  async hello(proxyServerId: string): Promise<void> {
+  async hello(proxyServerId: string, domain: string): Promise<void> {
+    await this.deps.servers.update(proxyServerId, { tunnelDomain: domain.toLowerCase() });
     await this.deps.repo.disconnectAllOf(proxyServerId);
     this.deps.onRestart?.(proxyServerId);
   }
 
-  /** `{path}.{domain}`: the proxy's own domain, or a custom one (then the path is the first label). */
-  async hostKnown(hostname: string): Promise<boolean> {
-    const own = `.${this.deps.domain}`;
-    if (hostname.endsWith(own)) {
-      const path = hostname.slice(0, -own.length);
-      if (!path.includes('.')) return this.deps.repo.hostExists(path, null);
-    }
-    const dot = hostname.indexOf('.');
-    return dot > 0 && this.deps.repo.hostExists(hostname.slice(0, dot), hostname.slice(dot + 1));
+  /** Whether a path on a custom domain, or on a proxy's own (null), is a registered tunnel. */
+  hostKnown(path: string, customDomain: string | null): Promise<boolean> {
+    return this.deps.repo.hostExists(path.toLowerCase(), customDomain?.toLowerCase() ?? null);
   }
 }

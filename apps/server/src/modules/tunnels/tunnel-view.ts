@@ -13,6 +13,8 @@ export interface TunnelView {
   mode: TunnelMode;
   domainId: string | null;
   customDomain: string | null;
+  /** The domain of the device's proxy, as it said (null: it has not yet). */
+  proxyDomain: string | null;
   path: string | null;
   host: string;
   securityIp: string | null;
@@ -23,7 +25,7 @@ export interface TunnelView {
   online: boolean;
 }
 
-/** The API's Tunnel; `domain` is the proxy's own, for tunnels without a custom one. */
+/** The API's Tunnel; `domain` is the console's TUNNEL_DOMAIN, for a proxy that has not said its own. */
 export function toTunnel(t: TunnelView, domain: string): Tunnel {
   return {
     id: t.id,
@@ -31,7 +33,7 @@ export function toTunnel(t: TunnelView, domain: string): Tunnel {
     type: t.type,
     port: t.port,
     mode: t.mode,
-    domain: t.customDomain ?? domain,
+    domain: t.customDomain ?? t.proxyDomain ?? domain,
     domainId: t.domainId,
     path: t.path,
     host: t.host,

@@ -1,7 +1,15 @@
 import type { TunnelForm } from '@fleetlink/contract';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { devices, organizationDomains, tunnels } from '../../db/schema/index.js';
+import { deviceServers, devices, organizationDomains, servers, tunnels } from '../../db/schema/index.js';
+
+/**
+ * The domain the device's proxy serves tunnels on, as it said at its last start (null before): a
+ * tunnel without a custom domain is at `{path}.{that domain}`.
+ */
+export const proxyDomainOfDevice = (deviceId: SQL | AnyColumn) =>
+  sql<string | null>`(select ${servers.tunnelDomain} from ${deviceServers} inner join ${servers} on ${servers.id} = ${deviceServers.serverId}
+    where ${deviceServers.deviceId} = ${deviceId} and ${servers.type} = 'PROXY' limit 1)`;
 
 const rowColumns = {
   id: tunnels.id,
@@ -12,6 +20,7 @@ const rowColumns = {
   mode: tunnels.mode,
   domainId: tunnels.domainId,
   customDomain: organizationDomains.domain,
+  proxyDomain: proxyDomainOfDevice(tunnels.deviceId),
   path: tunnels.path,
   host: tunnels.host,
   securityIp: tunnels.securityIp,
@@ -20,6 +29,7 @@ const rowColumns = {
   state: tunnels.state,
   mapping: tunnels.mapping,
   online: devices.online,
+  organizationId: devices.organizationId,
 };
 
 /** A tunnel as selected: with its custom domain's name (null for the proxy's own) and its device's state. */
@@ -80,14 +90,22 @@ export class TunnelsRepository {
     return rows.length > 0;
   }
 
-  /** What a proxy reported; only for the device the tunnel belongs to. */
+  /**
+   * What a proxy reported; only for the device the tunnel belongs to. A disconnect counts only from
+   * the proxy that serves the tunnel: a device that moved to another proxy connected it there
+   * first, and the old proxy's report of its end comes after. False when there is no such tunnel.
+   */
   async recordState(deviceId: string, id: string, state: 'CONNECTED' | 'DISCONNECTED', mapping: string | null, proxyServerId: string): Promise<boolean> {
+    const tunnel = and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id));
+    const fromServing = sql`(${tunnels.proxyServerId} is null or ${tunnels.proxyServerId} = ${proxyServerId})`;
     const rows = await this.db
       .update(tunnels)
       .set({ state, mapping, proxyServerId, stateAt: new Date() })
-      .where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id)))
+      .where(state === 'CONNECTED' ? tunnel : and(tunnel, fromServing))
       .returning({ id: tunnels.id });
-    return rows.length > 0;
+    if (rows.length > 0) return true;
+    const [found] = await this.db.select({ id: tunnels.id }).from(tunnels).where(tunnel);
+    return !!found;
   }
 
   /** Whether the tunnel is to be opened again after restarts (a PERMANENT one someone connected). */
@@ -121,6 +139,16 @@ export class TunnelsRepository {
       .update(tunnels)
       .set({ state: 'DISCONNECTED', mapping: null, stateAt: new Date() })
       .where(and(eq(tunnels.proxyServerId, proxyServerId), eq(tunnels.state, 'CONNECTED')));
+  }
+
+  /** The domain the device's proxy said it serves tunnels on (null: none yet). */
+  async proxyDomain(deviceId: string): Promise<string | null> {
+    const [row] = await this.db
+      .select({ domain: servers.tunnelDomain })
+      .from(deviceServers)
+      .innerJoin(servers, eq(servers.id, deviceServers.serverId))
+      .where(and(eq(deviceServers.deviceId, deviceId), eq(servers.type, 'PROXY')));
+    return row?.domain ?? null;
   }
 
   /** The ACTIVE custom domains of the device's organization, for the form and for serving. */

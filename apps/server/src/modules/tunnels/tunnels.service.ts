@@ -47,7 +47,7 @@ export interface TunnelsDeps extends DeviceCallDeps {
   policy: OrganizationPolicy;
   audit: AuditTrail;
   proxies: TunnelProxies;
-  /** The proxy's own domain: tunnels without a custom domain are at `{path}.{domain}`. */
+  /** The console's TUNNEL_DOMAIN: where tunnels are for a proxy that has not said its own domain yet. */
   domain: string;
   log: Pick<HubLog, 'warn'>;
 }
@@ -74,7 +74,8 @@ export class TunnelsService {
   /** The Domain choices of the form: the proxy's own domain, then the organization's ACTIVE ones. */
   async domains(p: Principal, deviceId: string): Promise<TunnelDomain[]> {
     await this.deps.policy.readDevice(p, deviceId);
-    return [{ id: null, domain: this.deps.domain }, ...(await this.deps.repo.activeDomains(deviceId))];
+    const own = (await this.deps.repo.proxyDomain(deviceId)) ?? this.deps.domain;
+    return [{ id: null, domain: own }, ...(await this.deps.repo.activeDomains(deviceId))];
   }
 
   create(p: Principal, deviceId: string, form: TunnelForm): Promise<Tunnel> {
@@ -166,6 +167,24 @@ export class TunnelsService {
   async reopenAfterProxyRestart(proxyServerId: string): Promise<void> {
     const deviceIds = await this.deps.repo.devicesWantingPermanentAt(proxyServerId).catch(() => []);
     for (const deviceId of deviceIds) await this.reopenPermanent(deviceId);
+  }
+
+  /**
+   * The device was moved to another proxy: the tunnels connected now, and the wanted PERMANENT ones,
+   * are opened there (the agent leaves the old proxy with the first one). Never throws.
+   */
+  async followProxy(deviceId: string): Promise<void> {
+    try {
+      const [tunnels, wanted] = await Promise.all([this.deps.repo.list(deviceId), this.deps.repo.wantedPermanent(deviceId)]);
+      const wantedIds = new Set(wanted.map((w) => w.id));
+      for (const tunnel of tunnels.filter((t) => t.online && (t.state === 'CONNECTED' || wantedIds.has(t.id)))) {
+        await this.open(deviceId, tunnel.organizationId, tunnel).catch((err: Error) =>
+          this.deps.log.warn({ deviceId, tunnelId: tunnel.id, err: err.message }, 'a tunnel could not follow its device to another proxy'),
+        );
+      }
+    } catch (err) {
+      this.deps.log.warn({ deviceId, err: (err as Error).message }, 'tunnels did not follow their device to another proxy');
+    }
   }
 
   private async open(deviceId: string, organizationId: string, tunnel: { id: string; port: number; host: string }): Promise<void> {
