@@ -104,14 +104,16 @@ describe('organizations: members share access', () => {
     await del.hover();
     await page.getByText('It is not possible to remove this organization, it has devices linked.').waitFor();
 
-    // Custom domains: the CNAME instruction names the proxy host; register, then revoke.
+    // Custom domains: the CNAME instruction names the proxy host; register (then the TXT proof is shown), then revoke.
     await page.getByRole('link', { name: 'Domains' }).click();
     expect(await page.getByTestId('proxy-host').textContent()).toBe('proxy.localhost');
     await page.getByRole('textbox', { name: /^Domain/ }).fill('Tunnels.Acme.Example');
     await page.getByRole('button', { name: 'Register domain' }).click();
     const domainRow = page.getByTestId('domain-row').filter({ hasText: 'tunnels.acme.example' });
     await domainRow.waitFor();
-    expect(await domainRow.textContent()).toMatch(/FAILED|ACTIVE/);
+    // Not proven yet: it says so, and shows the TXT record that would prove it.
+    expect(await domainRow.textContent()).toContain('FAILED');
+    expect(await domainRow.getByTestId('domain-challenge').textContent()).toMatch(/^TXT record _fleetlink-challenge\.tunnels\.acme\.example with the value [0-9a-f]{32}$/);
     await domainRow.getByRole('button', { name: 'Remove custom domain' }).click();
     await page.getByText('Revoke domain tunnels.acme.example?').waitFor();
     await page.getByRole('button', { name: 'Yes' }).click();

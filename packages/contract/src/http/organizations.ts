@@ -40,6 +40,10 @@ export const organizationDomainSchema = z.object({
   statusReason: z.string().nullable(),
   checkedAt: z.iso.datetime({ offset: true }).nullable(),
   creationDate: z.iso.datetime({ offset: true }),
+  /** The TXT record that proves the domain is this organization's: `_fleetlink-challenge.{domain}` holding `value`. */
+  challenge: z.object({ name: z.string(), value: z.string() }),
+  /** Whether that record was found (once proven, the domain stays this organization's). */
+  proven: z.boolean(),
 });
 export type OrganizationDomain = z.infer<typeof organizationDomainSchema>;
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const organizations = pgTable('organizations', {
@@ -39,12 +40,21 @@ export const organizationDomains = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    domain: text('domain').notNull().unique(),
+    /** Several organizations may claim a name; the one that proves it (TXT record) holds it alone. */
+    domain: text('domain').notNull(),
     status: text('status', { enum: ['PENDING', 'ACTIVE', 'FAILED'] }).notNull().default('PENDING'),
     statusReason: text('status_reason'),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
     checkCount: integer('check_count').notNull().default(0),
     creationDate: timestamp('creation_date', { withTimezone: true }).notNull().defaultNow(),
+    /** The value this organization's TXT record `_fleetlink-challenge.{domain}` must hold. */
+    challengeToken: text('challenge_token').notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
+    /** When the TXT record proved the domain this organization's; null until then. */
+    provenAt: timestamp('proven_at', { withTimezone: true }),
   },
-  (t) => [index('organization_domains_org_idx').on(t.organizationId)],
+  (t) => [
+    index('organization_domains_org_idx').on(t.organizationId),
+    uniqueIndex('organization_domains_org_domain_idx').on(t.organizationId, t.domain),
+    uniqueIndex('organization_domains_proven_idx').on(t.domain).where(sql`${t.provenAt} is not null`),
+  ],
 );

@@ -1,11 +1,12 @@
 import type { DomainStatus } from '@fleetlink/contract';
-import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { organizationDomains } from '../../db/schema/index.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export type DomainRow = typeof organizationDomains.$inferSelect;
 
-/** SQL of organizations' custom domains and their CNAME check state. */
+/** SQL of organizations' custom domains, their ownership proof and their check state. */
 export class DomainRepository {
   constructor(private readonly db: Db) {}
 
@@ -25,9 +26,30 @@ export class DomainRepository {
     return row;
   }
 
-  async findByName(domain: string): Promise<DomainRow | undefined> {
-    const [row] = await this.db.select().from(organizationDomains).where(eq(organizationDomains.domain, domain));
-    return row;
+  /** Every organization's claim on the name (at most one of them proven). */
+  async claimsOf(domain: string): Promise<DomainRow[]> {
+    return this.db.select().from(organizationDomains).where(eq(organizationDomains.domain, domain));
+  }
+
+  /**
+   * The claim is proven: it holds the name from now on, and the claims of organizations that never
+   * proved it go (their tunnels on it fall back to the proxy's own domain). Answers the claims
+   * removed; undefined when another organization proved the name first.
+   */
+  async prove(row: DomainRow, at: Date): Promise<DomainRow[] | undefined> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const removed = await tx
+          .delete(organizationDomains)
+          .where(and(eq(organizationDomains.domain, row.domain), isNull(organizationDomains.provenAt), ne(organizationDomains.id, row.id)))
+          .returning();
+        await tx.update(organizationDomains).set({ provenAt: at }).where(eq(organizationDomains.id, row.id));
+        return removed;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return undefined;
+      throw err;
+    }
   }
 
   /** Only ACTIVE domains may be chosen for tunnels (issue 5). */

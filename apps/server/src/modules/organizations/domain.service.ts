@@ -2,7 +2,7 @@ import { AuditKind, type OrganizationDomain } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import { checkDomain, type CnameLookup } from './domain-check.js';
+import { challengeName, checkDomain, type DnsLookup } from './domain-check.js';
 import type { DomainRepository, DomainRow } from './domain.repository.js';
 import type { OrganizationPolicy } from './organization.policy.js';
 import { isUniqueViolation } from './unique-violation.js';
@@ -14,14 +14,20 @@ export const toDomain = (d: DomainRow): OrganizationDomain => ({
   statusReason: d.statusReason,
   checkedAt: d.checkedAt?.toISOString() ?? null,
   creationDate: d.creationDate.toISOString(),
+  challenge: { name: challengeName(d.domain), value: d.challengeToken },
+  proven: d.provenAt !== null,
 });
 
-/** Custom domains: registered PENDING, ACTIVE once their CNAME points at the tunnel proxy host. */
+/**
+ * Custom domains: registered PENDING, ACTIVE once the organization proved the name its own (a TXT
+ * record with its token) and its CNAME points at the tunnel proxy host. Several organizations may
+ * claim a name no one proved; the first to prove it takes it from the others.
+ */
 export class DomainService {
   constructor(
     private readonly repo: DomainRepository,
     private readonly policy: OrganizationPolicy,
-    private readonly lookup: CnameLookup,
+    private readonly lookup: DnsLookup,
     readonly proxyHost: string,
     private readonly audit: AuditTrail,
   ) {}
@@ -38,7 +44,8 @@ export class DomainService {
       async () => {
         await this.policy.manageOrganization(p, organizationId);
         const taken = () => conflict(`The domain ${domain} is already registered.`);
-        if (await this.repo.findByName(domain)) throw taken();
+        const claims = await this.repo.claimsOf(domain);
+        if (claims.some((c) => c.provenAt !== null || c.organizationId === organizationId)) throw taken();
         let row: DomainRow;
         try {
           row = await this.repo.add(organizationId, domain);
@@ -69,9 +76,20 @@ export class DomainService {
       .then(() => undefined);
   }
 
-  /** Looks the CNAME up and records the outcome; undefined when the domain was removed meanwhile. */
+  /** Looks the records up and records the outcome; undefined when the domain was removed meanwhile. */
   async check(row: DomainRow, now = new Date()): Promise<DomainRow | undefined> {
-    const result = await checkDomain(this.lookup, row.domain, this.proxyHost);
+    const result = await checkDomain(this.lookup, row.domain, this.proxyHost, { token: row.challengeToken, proven: row.provenAt !== null });
+    if (result.proven && row.provenAt === null) {
+      const removed = await this.repo.prove(row, now);
+      if (!removed) return this.repo.recordCheck(row.id, 'FAILED', `Another organization proved ${row.domain} its own first.`, now);
+      for (const lost of removed) {
+        await this.audit.record(
+          { username: null, subject: null },
+          { kind: AuditKind.DomainRemove, organizationId: lost.organizationId, details: { domain: lost.domain, domainId: lost.id, reason: 'Another organization proved the domain its own.' } },
+          { error: null },
+        );
+      }
+    }
     return this.repo.recordCheck(row.id, result.status, result.reason, now);
   }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { ConfigError, type Env } from '../../env.js';
-import { createCnameLookup, type CnameLookup } from './domain-check.js';
+import { createDnsLookup, type DnsLookup } from './domain-check.js';
 import { DomainMonitor } from './domain-monitor.js';
 import { DomainRepository } from './domain.repository.js';
 import { DomainService } from './domain.service.js';
@@ -16,7 +16,7 @@ interface OrganizationsModuleOptions {
   env: Pick<Env, 'TUNNEL_PROXY_HOST' | 'DNS_SERVERS' | 'DOMAIN_CHECK_INTERVAL'>;
   policy: OrganizationPolicy;
   audit: AuditTrail;
-  lookup?: CnameLookup;
+  lookup?: DnsLookup;
 }
 
 /**
@@ -27,7 +27,7 @@ export async function registerOrganizations(api: FastifyInstance, opts: Organiza
   const domains = new DomainService(
     new DomainRepository(opts.db),
     opts.policy,
-    opts.lookup ?? cnameLookupFor(opts.env.DNS_SERVERS),
+    opts.lookup ?? dnsLookupFor(opts.env.DNS_SERVERS),
     opts.env.TUNNEL_PROXY_HOST,
     opts.audit,
   );
@@ -40,9 +40,9 @@ export async function registerOrganizations(api: FastifyInstance, opts: Organiza
 }
 
 /** node's resolver rejects malformed server addresses; say so as a configuration error, in one line. */
-function cnameLookupFor(servers: string[]): CnameLookup {
+function dnsLookupFor(servers: string[]): DnsLookup {
   try {
-    return createCnameLookup(servers);
+    return createDnsLookup(servers);
   } catch (err) {
     throw new ConfigError(`Invalid configuration: DNS_SERVERS: ${(err as Error).message}`);
   }

@@ -190,23 +190,60 @@ describe('organizations API', () => {
     expect((await call(USER, 'GET', '/organizations')).body.map((o: { id: string }) => o.id)).not.toContain(orgId);
   });
 
-  it('checks custom domains: ACTIVE with the right CNAME, FAILED with the reason, re-checked periodically', async () => {
+  /** A domain's state as the organization's page reads it, once it is `status` (checks run every second here). */
+  const domainBecomes = (organization: string, domain: string, expected: object) =>
+    expect
+      .poll(async () => (await call(ADMIN, 'GET', `/organization/${organization}`)).body.domains.find((d: { domain: string }) => d.domain === domain), { timeout: 10_000, interval: 250 })
+      .toMatchObject(expected);
+  const noTxt = (name: string, value: string) => `No TXT record ${name} with this organization's token found: add one with the value ${value} to prove the domain is yours.`;
+
+  it('makes a custom domain ACTIVE once a TXT record proves it the organization’s and its CNAME points at the proxy, FAILED with the reason until then', async () => {
     dns.cnames.set('tunnels.acme.example', PROXY);
-    dns.cnames.set('wrong.acme.example', 'elsewhere.example.net');
     const good = await call(ADMIN, 'POST', `/organization/${orgId}/domain`, { domain: 'tunnels.acme.example' });
-    expect(good).toMatchObject({ status: 201, body: { status: 'ACTIVE', statusReason: null } });
+    const { name, value } = good.body.challenge;
+    expect(name).toBe('_fleetlink-challenge.tunnels.acme.example');
+    expect(value).toMatch(/^[0-9a-f]{32}$/);
+    // A CNAME alone is no proof: whoever registered a name first held it before.
+    expect(good).toMatchObject({ status: 201, body: { status: 'FAILED', proven: false, statusReason: noTxt(name, value) } });
+    dns.txts.set(name, [value]);
+    await domainBecomes(orgId, 'tunnels.acme.example', { status: 'ACTIVE', proven: true, statusReason: null });
+
+    dns.cnames.set('wrong.acme.example', 'elsewhere.example.net');
     const wrong = await call(ADMIN, 'POST', `/organization/${orgId}/domain`, { domain: 'wrong.acme.example' });
-    expect(wrong).toMatchObject({ status: 201, body: { status: 'FAILED', statusReason: `CNAME points to elsewhere.example.net, expected ${PROXY}.` } });
+    dns.txts.set(wrong.body.challenge.name, [wrong.body.challenge.value]);
+    await domainBecomes(orgId, 'wrong.acme.example', { status: 'FAILED', proven: true, statusReason: `CNAME points to elsewhere.example.net, expected ${PROXY}.` });
 
     const late = await call(ADMIN, 'POST', `/organization/${orgId}/domain`, { domain: 'late.acme.example' });
-    expect(late.body).toMatchObject({ status: 'FAILED', statusReason: `No CNAME record found for late.acme.example, expected one pointing to ${PROXY}.` });
+    dns.txts.set(late.body.challenge.name, ['some other text', late.body.challenge.value]);
+    await domainBecomes(orgId, 'late.acme.example', { status: 'FAILED', proven: true, statusReason: `No CNAME record found for late.acme.example, expected one pointing to ${PROXY}.` });
     dns.cnames.set('late.acme.example', PROXY);
-    await expect
-      .poll(async () => (await call(ADMIN, 'GET', `/organization/${orgId}`)).body.domains.find((d: { domain: string }) => d.domain === 'late.acme.example')?.status, {
-        timeout: 10_000,
-        interval: 250,
-      })
-      .toBe('ACTIVE');
+    await domainBecomes(orgId, 'late.acme.example', { status: 'ACTIVE' });
+  });
+
+  it('gives a name to the organization that proves it, taking it from one that never did', async () => {
+    const personal = (await call(USER, 'GET', '/organizations')).body[0].id;
+    dns.cnames.set('claimed.acme.example', PROXY);
+    const squatter = await call(USER, 'POST', `/organization/${personal}/domain`, { domain: 'claimed.acme.example' });
+    expect(squatter.body).toMatchObject({ status: 'FAILED', proven: false });
+    // Not proven by anyone: the owner may claim it too, with a token of its own.
+    const owner = await call(ADMIN, 'POST', `/organization/${orgId}/domain`, { domain: 'claimed.acme.example' });
+    expect(owner.status).toBe(201);
+    expect(owner.body.challenge.value).not.toBe(squatter.body.challenge.value);
+    // The other organization's token proves nothing for this one.
+    dns.txts.set('_fleetlink-challenge.claimed.acme.example', [squatter.body.challenge.value.replace(/./, 'x')]);
+    await new Promise((r) => setTimeout(r, 1500));
+    await domainBecomes(orgId, 'claimed.acme.example', { status: 'FAILED', proven: false });
+    dns.txts.set('_fleetlink-challenge.claimed.acme.example', [owner.body.challenge.value]);
+    await domainBecomes(orgId, 'claimed.acme.example', { status: 'ACTIVE', proven: true });
+    expect((await call(USER, 'GET', `/organization/${personal}`)).body.domains.map((d: { domain: string }) => d.domain)).not.toContain('claimed.acme.example');
+    // The organization that lost it reads why in its audit trail.
+    const trail = (await call(USER, 'GET', `/organization/${personal}/audit`)).body.entries as { kind: string; username: string | null; details: object }[];
+    expect(trail.find((e) => e.kind === 'domain.remove')).toMatchObject({ username: null, details: { domain: 'claimed.acme.example', reason: 'Another organization proved the domain its own.' } });
+    // Proven, it is one organization's: nobody else can claim it now.
+    expect(await call(USER, 'POST', `/organization/${personal}/domain`, { domain: 'claimed.acme.example' })).toEqual({
+      status: 409,
+      body: { code: 'CONFLICT', message: 'The domain claimed.acme.example is already registered.' },
+    });
   });
 
   it('validates domains and keeps them unique across organizations', async () => {

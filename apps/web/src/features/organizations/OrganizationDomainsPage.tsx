@@ -26,8 +26,9 @@ function RegisterDomainForm({ organizationId, proxyHost }: { organizationId: str
           Register new custom domain
         </Title>
         <Text size="sm" mb="sm">
-          Create a CNAME record for your domain pointing to <Code data-testid="proxy-host">{proxyHost}</Code>. The domain becomes
-          ACTIVE once that record is found; it is checked on registration and then periodically.
+          Create a CNAME record for your domain pointing to <Code data-testid="proxy-host">{proxyHost}</Code>, and prove the domain is
+          yours with the TXT record shown once it is registered. The domain becomes ACTIVE once both records are found; it is checked
+          on registration and then periodically.
         </Text>
         <Group align="flex-start">
           <TextInput label="Domain" withAsterisk placeholder="tunnels.example.com" style={{ flex: 1, minWidth: 220 }} {...form.getInputProps('domain')} />
@@ -40,7 +41,7 @@ function RegisterDomainForm({ organizationId, proxyHost }: { organizationId: str
   );
 }
 
-/** Domains tab: custom domains with their CNAME check status; managers register and revoke them. */
+/** Domains tab: custom domains with their check status and the TXT record that proves them; managers register and revoke them. */
 export function OrganizationDomainsPage() {
   const { id = '' } = useParams();
   const { data } = useOrganization(id);
@@ -72,6 +73,11 @@ export function OrganizationDomainsPage() {
                       {d.statusReason}
                     </Text>
                   ) : null}
+                  {d.proven ? null : (
+                    <Text size="xs" mt={4} data-testid="domain-challenge">
+                      TXT record <Code>{d.challenge.name}</Code> with the value <Code>{d.challenge.value}</Code>
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td ta="right">
                   {manage ? (
