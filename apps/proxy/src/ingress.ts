@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { addressAllowed, type CredentialCheck } from './access.js';
 import { remember } from './bounded-map.js';
+import { asSocket, ChannelAgent } from './channel-agent.js';
 import type { ProxyLog } from './log.js';
 import { errorPage, pageTexts } from './pages.js';
 import type { HttpTunnel, TunnelTable } from './tunnel-table.js';
@@ -61,7 +62,15 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
     return { tunnel };
   }
 
-  /** The request admitted and a channel to the device opened for it, or why not. */
+  /** Each connected tunnel's keep-alive channels; they end with the tunnel. */
+  const agents = new Map<HttpTunnel, ChannelAgent>();
+  const agentOf = (tunnel: HttpTunnel) => agents.get(tunnel) ?? agents.set(tunnel, new ChannelAgent(tunnel)).get(tunnel)!;
+  o.table.onRemove((tunnel) => {
+    agents.get(tunnel as HttpTunnel)?.destroy();
+    agents.delete(tunnel as HttpTunnel);
+  });
+
+  /** An upgrade admitted and a channel of its own to the device opened for it, or why not. */
   async function reachDevice(req: IncomingMessage): Promise<{ tunnel: HttpTunnel; channel: Socket } | Refusal> {
     const admitted = await admit(req);
     if (!('tunnel' in admitted)) return admitted;
@@ -73,10 +82,10 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse) {
-    const reached = await reachDevice(req);
-    if (!('tunnel' in reached)) return refuse(res, reached);
-    const { tunnel, channel } = reached;
-    const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, tunnel, scheme), createConnection: () => channel });
+    const admitted = await admit(req);
+    if (!('tunnel' in admitted)) return refuse(res, admitted);
+    const { tunnel } = admitted;
+    const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, tunnel, scheme), agent: agentOf(tunnel) });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.headers));
       res.flushHeaders();
@@ -124,7 +133,7 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
   function openChannel(tunnel: HttpTunnel, req: IncomingMessage): Promise<Socket> {
     return new Promise((resolve, reject) =>
       tunnel.connection.forwardOut(tunnel.bindAddr, tunnel.bindPort, req.socket.remoteAddress ?? '0.0.0.0', req.socket.remotePort ?? 0, (err, channel) =>
-        err ? reject(err) : resolve(channel as unknown as Socket),
+        err ? reject(err) : resolve(asSocket(channel)),
       ),
     );
   }
@@ -146,6 +155,7 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
   return {
     server,
     endAll() {
+      agents.forEach((agent) => agent.destroy());
       server.closeAllConnections();
       upgraded.forEach((socket) => socket.destroy());
     },

@@ -25,6 +25,12 @@ export type HttpTunnel = ActiveTunnel & { hostname: string };
 export class TunnelTable {
   private readonly byId = new Map<string, ActiveTunnel>();
   private readonly byHost = new Map<string, HttpTunnel>();
+  private readonly removed: ((tunnel: ActiveTunnel) => void)[] = [];
+
+  /** Called with each tunnel that leaves the table (what was kept for it can go). */
+  onRemove(listener: (tunnel: ActiveTunnel) => void): void {
+    this.removed.push(listener);
+  }
 
   get(hostname: string): HttpTunnel | undefined {
     return this.byHost.get(hostname);
@@ -41,6 +47,7 @@ export class TunnelTable {
     if (this.byId.get(tunnel.tunnelId) !== tunnel) return false;
     this.byId.delete(tunnel.tunnelId);
     if (tunnel.hostname && this.byHost.get(tunnel.hostname) === tunnel) this.byHost.delete(tunnel.hostname);
+    this.removed.forEach((listener) => listener(tunnel));
     return true;
   }
 

@@ -14,6 +14,8 @@ export interface LocalService {
   port: number;
   /** Every request it answered, oldest first. */
   seen: SeenRequest[];
+  /** How many connections it accepted. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -50,12 +52,17 @@ export async function startLocalService(title = 'Hello from the device'): Promis
       res.end(`<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`);
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   const sockets = new WebSocketServer({ server });
   sockets.on('connection', (ws) => ws.on('message', (data, binary) => ws.send(binary ? data : `echo: ${data.toString()}`)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     port: (server.address() as AddressInfo).port,
     seen,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const c of sockets.clients) c.terminate();

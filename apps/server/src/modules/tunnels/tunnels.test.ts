@@ -159,6 +159,11 @@ describe('tunnels', () => {
     const upload = await ingress(host(t), '/upload', { body: big });
     expect(JSON.parse(upload.body).bodyBytes).toBe(big.length);
 
+    // Requests one after another reuse the channel and the agent's connection to the service.
+    const before = service.connections;
+    for (let i = 0; i < 5; i++) expect((await ingress(host(t), '/echo')).status).toBe(200);
+    expect(service.connections - before).toBeLessThanOrEqual(1);
+
     const events = await ingress(host(t), '/events');
     expect(events.headers['content-type']).toBe('text/event-stream');
     expect(events.body).toBe('data: tick 1\n\ndata: tick 2\n\ndata: tick 3\n\n');
