@@ -88,7 +88,9 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
     const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, tunnel, scheme), agent: agentOf(tunnel) });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.headers));
-      res.flushHeaders();
+      // A stream of unknown length (Server-Sent Events) gets its headers now; a sized answer goes
+      // out with its body, in one write.
+      if (answer.headers['content-length'] === undefined) res.flushHeaders();
       answer.pipe(res);
       answer.on('error', () => res.destroy());
     });

@@ -48,7 +48,7 @@ export class TcpPorts {
 
   private serve(tunnel: ActiveTunnel, sockets: Set<Socket>): Server {
     // Half-closes pass through: a client that ends its side still gets the device's whole answer.
-    const server = createServer({ allowHalfOpen: true }, (socket) => {
+    const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => socket.destroy());

@@ -114,7 +114,7 @@ export class TunnelClient {
       const forward = this.forwards.get(info.destPort);
       if (!forward) return reject();
       const channel = accept();
-      const local = connect(forward.port, forward.host);
+      const local = connect({ port: forward.port, host: forward.host, noDelay: true });
       local.on('error', () => channel.destroy());
       channel.on('error', () => local.destroy());
       // Each side ends the other once what it sent is written: a destroy would drop the tail still
@@ -144,6 +144,8 @@ export class TunnelClient {
         return verified;
       },
     });
+    // Window adjustments and small writes go at once (Nagle's algorithm would hold each one back).
+    client.setNoDelay(true);
     return { key, client, ready };
   }
 }

@@ -1,0 +1,121 @@
+/**
+ * TCP throughput through a tunnel (issue 30), beside OpenSSH in the same run: BYTES (default 512 MiB)
+ * sent by a client on this machine through a TCP tunnel to a service "on the device" that counts
+ * them, timed until the count came back, ROUNDS times each way, alternating:
+ *   - Fleetlink: the console with its built-in proxy (this process), a real agent (launcher and
+ *     bundle) and a TCP tunnel: client → proxy port → SSH channel → agent → service;
+ *   - OpenSSH: `ssh -N -R` from this machine to an sshd of its own (Debian openssh-server), the same
+ *     service: client → sshd's port → SSH channel → ssh → service.
+ * Client and service run in a process of their own (bench/tunnel-ends.ts). Target: Fleetlink ≥ 90 % of
+ * OpenSSH's MB/s (the medians).
+ *
+ *   npx tsx bench/tunnel-tcp.ts
+ *   BYTES=1073741824 ROUNDS=5 npx tsx bench/tunnel-tcp.ts
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../apps/server/src/testing/test-console.js';
+import { percentile } from './percentile.js';
+import { fleetlinkTunnel, startEnds } from './tunnel-setup.js';
+
+const BYTES = Number(process.env.BYTES ?? 512 * 1024 * 1024);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const SSHD = process.env.SSHD ?? '/usr/sbin/sshd';
+
+const mbps = (ms: number) => BYTES / 1048576 / (ms / 1000);
+
+/** An sshd of its own on a free port (key login only), and `ssh -N -R` to it forwarding a port to `servicePort`. */
+async function openSshTunnel(servicePort: number): Promise<{ port: number; cipher: string; close(): void }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-sshd-'));
+  const keygen = (file: string) => spawnSync('ssh-keygen', ['-q', '-N', '', '-t', 'ed25519', '-f', file]);
+  keygen(path.join(dir, 'host'));
+  keygen(path.join(dir, 'client'));
+  writeFileSync(path.join(dir, 'authorized_keys'), readFileSync(path.join(dir, 'client.pub')));
+  const sshPort = await freePort();
+  const config = path.join(dir, 'sshd_config');
+  writeFileSync(
+    config,
+    [
+      `Port ${sshPort}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${dir}/host`,
+      `PidFile ${dir}/sshd.pid`,
+      `AuthorizedKeysFile ${dir}/authorized_keys`,
+      'StrictModes no',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'UsePAM no',
+      'PermitRootLogin prohibit-password',
+      'AllowTcpForwarding yes',
+      '',
+    ].join('\n'),
+  );
+  mkdirSync('/run/sshd', { recursive: true });
+  const sshd = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await waitForPort(sshPort);
+  const remotePort = await freePort();
+  let out = '';
+  const ssh: ChildProcess = spawn(
+    'ssh',
+    ['-v', '-N', '-R', `${remotePort}:127.0.0.1:${servicePort}`, '-i', `${dir}/client`, '-p', String(sshPort), '-o', 'StrictHostKeyChecking=no', '-o', `UserKnownHostsFile=${dir}/known_hosts`, '-o', 'ExitOnForwardFailure=yes', `${userInfo().username}@127.0.0.1`],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  ssh.stderr!.on('data', (d) => (out += d));
+  await waitForPort(remotePort);
+  return {
+    port: remotePort,
+    cipher: /kex: server->client cipher: (\S+)/.exec(out)?.[1] ?? 'unknown',
+    close() {
+      ssh.kill();
+      sshd.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForPort(port: number, ms = 10_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
+}
+
+if (!existsSync(SSHD)) {
+  console.error(`This benchmark compares with OpenSSH: it needs ${SSHD} (Debian: apt-get install openssh-server), or SSHD=path.`);
+  process.exit(2);
+}
+const ends = startEnds();
+const { port: servicePort } = await ends.ask<{ port: number }>({ op: 'sink' });
+const fleetlink = await fleetlinkTunnel({ type: 'TCP', port: servicePort });
+const openssh = await openSshTunnel(servicePort);
+try {
+  const fleetlinkPort = Number(fleetlink.mapping.split(':').pop());
+  const times = { fleetlink: [] as number[], openssh: [] as number[] };
+  // One round each to warm up (JIT, TCP windows), not counted.
+  await ends.ask({ op: 'send', port: fleetlinkPort, bytes: 64 * 1048576 });
+  await ends.ask({ op: 'send', port: openssh.port, bytes: 64 * 1048576 });
+  for (let round = 0; round < ROUNDS; round++) {
+    times.fleetlink.push((await ends.ask<{ ms: number }>({ op: 'send', port: fleetlinkPort, bytes: BYTES })).ms);
+    times.openssh.push((await ends.ask<{ ms: number }>({ op: 'send', port: openssh.port, bytes: BYTES })).ms);
+  }
+  const median = (xs: number[]) => mbps(percentile(xs, 50));
+  const f = median(times.fleetlink);
+  const o = median(times.openssh);
+  console.log(`node ${process.version}; ${(BYTES / 1048576).toFixed(0)} MiB per round, ${ROUNDS} rounds each (alternating), loopback`);
+  console.log(`  Fleetlink tunnel (proxy + agent, ssh2): median ${f.toFixed(0)} MB/s  (rounds: ${times.fleetlink.map((t) => mbps(t).toFixed(0)).join(', ')})`);
+  console.log(`  OpenSSH ssh -R to sshd (${openssh.cipher}): median ${o.toFixed(0)} MB/s  (rounds: ${times.openssh.map((t) => mbps(t).toFixed(0)).join(', ')})`);
+  console.log(`  ratio: ${((f / o) * 100).toFixed(0)} % of OpenSSH (target ≥ 90 %)`);
+} finally {
+  openssh.close();
+  await fleetlink.close();
+  ends.child.kill();
+}
