@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalService, type LocalService } from '../apps/server/src/modules/tunnels/local-service.test-support.js';
+import { startLocalService, startTcpEcho, tcpExchange, type LocalService } from '../apps/server/src/modules/tunnels/local-service.test-support.js';
 import { admin, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { startLiveDevice, type LiveDevice } from './support/live-device';
@@ -102,6 +102,32 @@ describe('tunnels', () => {
     await expect.poll(() => card.count()).toBe(0);
     expect(pageErrors).toEqual([]);
     await page.close();
+  });
+
+  it('shows a connected TCP tunnel’s address as plain host:port text', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const echo = await startTcpEcho();
+    try {
+      const created = await suite.api(admin, 'POST', `/api/device/${live!.deviceId}/tunnel`, { type: 'TCP', port: echo.port, name: `Raw TCP ${STAMP}` });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const { page, pageErrors } = await suite.signedIn(admin, `/devices/${live!.deviceId}/tunnels`);
+      const card = page.getByTestId('tunnel-card').filter({ hasText: `Raw TCP ${STAMP}` });
+      await expect.poll(() => card.innerText()).toContain(`TCP · port ${echo.port}`);
+      expect(await card.innerText()).not.toContain('Domain:');
+      await card.getByRole('button', { name: 'Connect' }).click();
+      await expect.poll(() => card.getByTestId('tunnel-state').innerText(), { timeout: 30_000 }).toBe('connected');
+      const mapping = card.getByTestId('tunnel-mapping');
+      expect(await mapping.innerText()).toMatch(/^localhost:\d+$/);
+      expect(await mapping.getAttribute('href')).toBeNull();
+      // What the card says is where the device's service answers.
+      const round = await tcpExchange(Number((await mapping.innerText()).split(':')[1]), Buffer.from(`hello ${STAMP}`));
+      expect(round.received.toString()).toBe(`hello ${STAMP}`);
+      await card.getByRole('button', { name: 'Disconnect' }).click();
+      await expect.poll(() => card.getByTestId('tunnel-state').innerText()).toBe('disconnected');
+      expect(pageErrors).toEqual([]);
+      await page.close();
+    } finally {
+      await echo.close();
+    }
   });
 
   it('shows a USER member the cards without changing anything, and unknown once the device is offline', { timeout: TEST_TIMEOUT_MS }, async () => {
