@@ -105,7 +105,15 @@ describe('PERMANENT tunnels', () => {
     expect(await state(ephemeral)).toBe('DISCONNECTED');
   });
 
-  it('stay down once someone disconnected them', async () => {
+  it('stay down once someone disconnected them, and a tunnel edited to PERMANENT waits to be connected', async () => {
+    // Connected as EPHEMERAL, then (the agent restarted, so it is down) made PERMANENT: not wanted yet.
+    await connect(ephemeral);
+    await s.tc.api(`/api/device/${deviceId}/command`, { method: 'POST', token: admin, json: { name: 'restart', parameters: [] } });
+    await waitFor(async () => (await state(ephemeral)) !== 'CONNECTED', 15_000, 'the EPHEMERAL tunnel down with the agent');
+    await waitFor(() => s.tc.messaging!.hub.ping(deviceId).catch(() => undefined), 15_000, 'the agent answering again');
+    const edited = await api(`/${ephemeral.id}`, 'PUT', { port: ephemeral.port, path: 'passing', mode: 'PERMANENT' });
+    expect(edited.status, await edited.clone().text()).toBe(200);
+
     expect((await api(`/${permanent.id}/stop`, 'POST')).status).toBe(200);
     const before = await agent.workerPid();
     await s.tc.api(`/api/device/${deviceId}/command`, { method: 'POST', token: admin, json: { name: 'restart', parameters: [] } });
@@ -114,6 +122,7 @@ describe('PERMANENT tunnels', () => {
     // Long enough for a reopen to have happened, had there been one.
     await new Promise((r) => setTimeout(r, 3000));
     expect(await reach(permanent)).toBe(502);
+    expect(await reach(ephemeral)).toBe(502);
     expect(await state(permanent)).toBe('DISCONNECTED');
   });
 });

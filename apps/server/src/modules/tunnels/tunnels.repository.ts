@@ -79,9 +79,12 @@ export class TunnelsRepository {
     return row!.id;
   }
 
-  /** A new definition: false when there was no such tunnel. */
+  /**
+   * A new definition: false when there was no such tunnel. An edited tunnel waits for someone to
+   * connect it: a connect made under its old definition (say, as EPHEMERAL) does not make it wanted.
+   */
   async update(deviceId: string, id: string, values: TunnelValues): Promise<boolean> {
-    const rows = await this.db.update(tunnels).set(values).where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id))).returning({ id: tunnels.id });
+    const rows = await this.db.update(tunnels).set({ ...values, wanted: false }).where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id))).returning({ id: tunnels.id });
     return rows.length > 0;
   }
 
