@@ -1,7 +1,7 @@
 import { Agent, type ClientRequestArgs } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { HttpTunnel } from './tunnel-table.js';
+import { openChannel, type HttpTunnel } from './tunnel-table.js';
 
 /** What Node's HTTP agent asks of a socket beyond a stream; an SSH channel has nothing to set for them. */
 const SOCKET_ONLY = ['setKeepAlive', 'setNoDelay', 'setTimeout', 'ref', 'unref'] as const;
@@ -19,10 +19,10 @@ export class ChannelAgent extends Agent {
 
   // Answers through the callback (the channel opens asynchronously), as Node's Agent allows.
   override createConnection(_options: ClientRequestArgs, oncreate?: (err: Error | null, stream: Duplex) => void): undefined {
-    this.tunnel.connection.forwardOut(this.tunnel.bindAddr, this.tunnel.bindPort, '127.0.0.1', 0, (err, channel) => {
-      if (err) return oncreate?.(err, undefined as unknown as Duplex);
-      oncreate?.(null, asSocket(channel));
-    });
+    openChannel(this.tunnel).then(
+      (channel) => oncreate?.(null, asSocket(channel)),
+      (err: Error) => oncreate?.(err, undefined as unknown as Duplex),
+    );
     return undefined;
   }
 }

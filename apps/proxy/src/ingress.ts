@@ -7,7 +7,7 @@ import { remember } from './bounded-map.js';
 import { asSocket, ChannelAgent } from './channel-agent.js';
 import type { ProxyLog } from './log.js';
 import { errorPage, pageTexts } from './pages.js';
-import type { HttpTunnel, TunnelTable } from './tunnel-table.js';
+import { openChannel, type HttpTunnel, type TunnelTable } from './tunnel-table.js';
 
 export interface IngressOptions {
   table: TunnelTable;
@@ -75,7 +75,7 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
     const admitted = await admit(req);
     if (!('tunnel' in admitted)) return admitted;
     try {
-      return { tunnel: admitted.tunnel, channel: await openChannel(admitted.tunnel, req) };
+      return { tunnel: admitted.tunnel, channel: asSocket(await openChannel(admitted.tunnel, req.socket)) };
     } catch {
       return { status: 502, message: pageTexts.unreachable(admitted.tunnel.hostname) };
     }
@@ -129,15 +129,6 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
     });
     upstream.on('error', () => refuseRaw(socket, { status: 502, message: pageTexts.unreachable(tunnel.hostname) }));
     upstream.end();
-  }
-
-  /** An SSH channel for the request through the device's forward; the HTTP client writes to it as to a socket. */
-  function openChannel(tunnel: HttpTunnel, req: IncomingMessage): Promise<Socket> {
-    return new Promise((resolve, reject) =>
-      tunnel.connection.forwardOut(tunnel.bindAddr, tunnel.bindPort, req.socket.remoteAddress ?? '0.0.0.0', req.socket.remotePort ?? 0, (err, channel) =>
-        err ? reject(err) : resolve(asSocket(channel)),
-      ),
-    );
   }
 
   function refuse(res: ServerResponse, r: Refusal) {

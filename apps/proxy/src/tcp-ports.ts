@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { addressAllowed } from './access.js';
 import type { ProxyLog } from './log.js';
-import type { ActiveTunnel } from './tunnel-table.js';
+import { openChannel, type ActiveTunnel } from './tunnel-table.js';
 
 export interface PortRange {
   from: number;
@@ -56,9 +56,9 @@ export class TcpPorts {
         this.o.log.warn({ tunnelId: tunnel.tunnelId, address: socket.remoteAddress }, 'proxy: TCP connection refused by the allow-list');
         return void socket.destroy();
       }
-      tunnel.connection.forwardOut(tunnel.bindAddr, tunnel.bindPort, socket.remoteAddress ?? '0.0.0.0', socket.remotePort ?? 0, (err, channel) => {
-        if (err || socket.destroyed) {
-          channel?.close();
+      openChannel(tunnel, socket).then((channel) => {
+        if (socket.destroyed) {
+          channel.close();
           return void socket.destroy();
         }
         channel.on('error', () => socket.destroy());
@@ -70,7 +70,7 @@ export class TcpPorts {
         socket.on('end', () => channel.write(Buffer.alloc(0), () => channel.eof()));
         socket.pipe(channel, { end: false });
         channel.pipe(socket);
-      });
+      }, () => socket.destroy());
     });
     return server;
   }

@@ -1,5 +1,5 @@
 import type { BlockList } from 'node:net';
-import type { Connection } from 'ssh2';
+import type { Connection, ServerChannel } from 'ssh2';
 
 /** A tunnel the proxy serves now: a device's reverse forward, and the security the console set. */
 export interface ActiveTunnel {
@@ -13,6 +13,18 @@ export interface ActiveTunnel {
   bindPort: number;
   allow: BlockList | undefined;
   credentials: { tunnelId: string; username: string; passwordHash: string } | undefined;
+}
+
+/**
+ * A new SSH channel through the tunnel's forward: the device connects it to its service. `peer` is
+ * the connection it carries, as the device is told (ssh2 asks for one; nothing depends on it).
+ */
+export function openChannel(tunnel: ActiveTunnel, peer: { remoteAddress?: string; remotePort?: number } = {}): Promise<ServerChannel> {
+  return new Promise((resolve, reject) =>
+    tunnel.connection.forwardOut(tunnel.bindAddr, tunnel.bindPort, peer.remoteAddress ?? '127.0.0.1', peer.remotePort ?? 0, (err, channel) =>
+      err ? reject(err) : resolve(channel),
+    ),
+  );
 }
 
 /** An HTTP tunnel: the ingress finds it by its host name. */

@@ -1,10 +1,9 @@
-import { request } from 'node:http';
 import { tunnelSchema, tunnelStatusSchema, type TunnelDomain } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
 import { embeddedSetup, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { startLocalDnsServer } from '../organizations/local-dns-server.test-support.js';
-import { startLocalService, type LocalService } from './local-service.test-support.js';
+import { ingressGet, startLocalService, type LocalService } from './local-service.test-support.js';
 
 const PROXY_HOST = 'proxy.fleetlink.test';
 
@@ -17,16 +16,7 @@ describe('HTTP tunnels on a custom domain', () => {
   let service: LocalService;
   let httpPort: number;
 
-  const get = (hostname: string) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: httpPort, path: '/', headers: { host: `${hostname}:${httpPort}` } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const get = (hostname: string) => ingressGet(httpPort, hostname);
 
   beforeAll(async () => {
     dns = await startLocalDnsServer();

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect as connectTcp, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 
@@ -98,5 +98,18 @@ export function tcpExchange(port: number, data: Buffer): Promise<{ received: Buf
     socket.on('error', (err: NodeJS.ErrnoException) => resolve({ received: Buffer.concat(chunks), error: err.code ?? err.message }));
     socket.on('close', () => resolve({ received: Buffer.concat(chunks) }));
     setTimeout(() => socket.destroy(), 10_000).unref();
+  });
+}
+
+/** A GET to a proxy's ingress on this machine as a browser sends it to `http://{hostname}:{port}/`. */
+export function ingressGet(port: number, hostname: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/', headers: { host: `${hostname}:${port}` } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
   });
 }

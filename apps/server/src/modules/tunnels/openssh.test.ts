@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import path from 'node:path';
 import { serverSchema, tunnelSchema } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
 import { embeddedSetup, enrollByHand, memberDevice, tearDown, tempDir, waitFor, type MessagingSetup } from '../broker/broker.test-support.js';
-import { startLocalService, type LocalService } from './local-service.test-support.js';
+import { ingressGet, startLocalService, type LocalService } from './local-service.test-support.js';
 import { TunnelsRepository } from './tunnels.repository.js';
 
 /**
@@ -55,16 +54,7 @@ describe('OpenSSH against the proxy', () => {
     return { child, output: () => out };
   }
 
-  const get = (hostname: string) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: ports.http, path: '/', headers: { host: `${hostname}:${ports.http}` } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const get = (hostname: string) => ingressGet(ports.http, hostname);
 
   it('opens a device’s tunnel with ssh -R, and is refused with a wrong password or another port', async () => {
     const admin = await s.tc.token('admin@fleetlink.local');

@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { tunnelSchema, type Tunnel } from '@fleetlink/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +5,7 @@ import { freePort } from '../../testing/test-console.js';
 import { embeddedSetup, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { startEmbeddedProxy } from './embedded-proxy.js';
-import { startLocalService, type LocalService } from './local-service.test-support.js';
+import { ingressGet, startLocalService, type LocalService } from './local-service.test-support.js';
 
 /**
  * Issue 30: a PERMANENT tunnel someone connected comes back by itself when the agent, the proxy or
@@ -31,15 +30,7 @@ describe('PERMANENT tunnels', () => {
   const connect = async (t: Tunnel) => expect((await api(`/${t.id}/start`, 'POST')).status).toBe(200);
   const state = async (t: Tunnel) => tunnelSchema.parse(await (await api(`/${t.id}`)).json()).status.state;
   /** The status the ingress answers for a tunnel's host: 200 when it reaches the device. */
-  const reach = (t: Tunnel) =>
-    new Promise<number>((resolve) => {
-      const req = request({ host: '127.0.0.1', port: ports.http, path: '/', headers: { host: `${t.path}.localhost:${ports.http}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
-      req.on('error', () => resolve(0));
-      req.end();
-    });
+  const reach = (t: Tunnel) => ingressGet(ports.http, `${t.path}.localhost`).then((r) => r.status, () => 0);
   const reachable = (t: Tunnel, what: string) => waitFor(async () => (await reach(t)) === 200, 30_000, what);
 
   beforeAll(async () => {
