@@ -5,7 +5,9 @@
  *   { op: 'sink' }                       → { port }: a TCP service that counts what it gets, answers the count at the end
  *   { op: 'send', port, bytes }          → { ms }: sends `bytes` to the port, half-closes, until the count came back
  *   { op: 'http-service' }               → { port }: an HTTP service answering a small page
+ *   { op: 'http-proxy', port }           → { port }: a bare Node HTTP reverse proxy to that port (the reference for the ingress)
  *   { op: 'http-load', port, host, rate, seconds, connections } → { sent, errors, latencies }: GETs at a fixed rate
+ * It goes when the benchmark that started it goes, whichever way that ends.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -46,6 +48,25 @@ function send(port: number, bytes: number): Promise<number> {
 function httpService(): Promise<number> {
   const page = Buffer.from('<!doctype html><title>device</title><h1>Hello from the device</h1>');
   const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-length': page.length }).end(page));
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+}
+
+/**
+ * A reverse proxy as plain as Node makes one: its HTTP server and a keep-alive HTTP client, without
+ * SSH, an agent or anything the ingress checks. What Node's HTTP costs on this machine, beside which
+ * the tunnel's figures read.
+ */
+function httpProxy(target: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
+  const server = http.createServer((req, res) => {
+    const upstream = http.request({ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
   server.keepAliveTimeout = 60_000;
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
 }
@@ -94,17 +115,19 @@ async function httpLoad(o: { port: number; host: string; rate: number; seconds: 
   return { sent, errors, latencies };
 }
 
+const ops: Record<string, (m: Record<string, unknown>) => Promise<object>> = {
+  sink: () => sink().then((port) => ({ port })),
+  send: (m) => send(m.port as number, m.bytes as number).then((ms) => ({ ms })),
+  'http-service': () => httpService().then((port) => ({ port })),
+  'http-proxy': (m) => httpProxy(m.port as number).then((port) => ({ port })),
+  'http-load': (m) => httpLoad(m as unknown as Parameters<typeof httpLoad>[0]),
+};
+
 process.on('message', (m: { id: number; op: string; [k: string]: unknown }) => {
-  const work =
-    m.op === 'sink'
-      ? sink().then((port) => ({ port }))
-      : m.op === 'send'
-        ? send(m.port as number, m.bytes as number).then((ms) => ({ ms }))
-        : m.op === 'http-service'
-          ? httpService().then((port) => ({ port }))
-          : httpLoad(m as unknown as Parameters<typeof httpLoad>[0]);
-  void work.then(
+  void ops[m.op]!(m).then(
     (result) => process.send!({ id: m.id, ...result }),
     (err: Error) => process.send!({ id: m.id, error: err.message }),
   );
 });
+// The benchmark ended (or failed before it could stop this process): nothing is left running.
+process.on('disconnect', () => process.exit(0));
