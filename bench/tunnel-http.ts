@@ -9,6 +9,7 @@
  *
  *   npx tsx bench/tunnel-http.ts
  *   RATE=8000 SECONDS=60 npx tsx bench/tunnel-http.ts
+ *   PROXY=standalone npx tsx bench/tunnel-http.ts   # the tunnel through a fleetlink-proxy process of its own
  */
 import { readFileSync } from 'node:fs';
 import { percentile } from './percentile.js';
@@ -29,7 +30,8 @@ const load = startEnds();
 const bare = startEnds();
 const { port: servicePort } = await service.ask<{ port: number }>({ op: 'http-service' });
 const { port: barePort } = await bare.ask<{ port: number }>({ op: 'http-proxy', port: servicePort });
-const fleetlink = await fleetlinkTunnel({ type: 'HTTP', port: servicePort });
+const standalone = process.env.PROXY === 'standalone';
+const fleetlink = await fleetlinkTunnel({ type: 'HTTP', port: servicePort, standalone });
 try {
   const ingress = new URL(fleetlink.mapping);
   const run = (port: number, host: string, seconds = SECONDS) => load.ask<Load>({ op: 'http-load', port, host, rate: RATE, seconds, connections: CONNECTIONS });
@@ -39,7 +41,10 @@ try {
   await run(servicePort, `127.0.0.1:${servicePort}`, 3);
   // CPU seconds each process spent while the tunnel carried the load.
   const agentPid = await fleetlink.agent.workerPid();
-  const pids = { 'console and proxy': process.pid, agent: agentPid, service: service.child.pid!, 'load generator': load.child.pid! };
+  const pids = {
+    ...(standalone ? { console: process.pid, proxy: fleetlink.proxyPid! } : { 'console and proxy': process.pid }),
+    ...{ agent: agentPid, service: service.child.pid!, 'load generator': load.child.pid! },
+  };
   const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
   const tunnel = await run(Number(ingress.port), ingress.host);
   const cpu = Object.entries(pids).map(([k, pid]) => `${k} ${((cpuSeconds(pid) - before[k]!) / SECONDS * 100).toFixed(0)} %`);
@@ -53,7 +58,7 @@ try {
   };
   console.log(`node ${process.version}; ${RATE} requests/s for ${SECONDS} s over ${CONNECTIONS} keep-alive connections, loopback`);
   const p99 = (r: Load) => percentile(r.latencies, 99);
-  console.log(`  through a Fleetlink HTTP tunnel (ingress → SSH channel → agent): ${line(tunnel)}`);
+  console.log(`  through a Fleetlink HTTP tunnel (${standalone ? 'standalone' : 'built-in'} proxy's ingress → SSH channel → agent): ${line(tunnel)}`);
   console.log(`  through a bare Node reverse proxy (reference):                 ${line(plain)}`);
   console.log(`  straight to the service (reference):                          ${line(direct)}`);
   console.log(`  CPU while the tunnel carried it (one core = 100 %): ${cpu.join(', ')}; the bare proxy used ${bareCpu.toFixed(0)} % in its run`);

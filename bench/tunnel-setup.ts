@@ -1,8 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tunnelSchema, tunnelStatusSchema } from '@fleetlink/contract';
-import { ADMIN_EMAIL, embeddedSetup, memberDevice, runAgentOnline, type AgentProcess, type MessagingSetup } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { serverSchema, tunnelSchema, tunnelStatusSchema } from '@fleetlink/contract';
+import { ADMIN_EMAIL, embeddedSetup, memberDevice, runAgentOnline, tempDir, type AgentProcess, type MessagingSetup } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { hostKeyFile, startStandaloneProxy, type StandaloneProxy } from '../apps/server/src/modules/tunnels/standalone-proxy.test-support.js';
 import { freePort } from '../apps/server/src/testing/test-console.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,14 +30,27 @@ export function startEnds(): { ask<T>(m: object): Promise<T>; child: ChildProces
   };
 }
 
-/** The console with its built-in proxy, a device with its real agent, and a connected tunnel to `port` on it. */
-export async function fleetlinkTunnel(o: { type: 'TCP' | 'HTTP'; port: number }): Promise<{ s: MessagingSetup; mapping: string; agent: AgentProcess; close(): Promise<void> }> {
+/**
+ * The console with its built-in proxy (or, `standalone`, without one and a `fleetlink-proxy` process
+ * registered beside it), a device with its real agent, and a connected tunnel to `port` on it.
+ */
+export async function fleetlinkTunnel(o: { type: 'TCP' | 'HTTP'; port: number; standalone?: boolean }): Promise<{
+  s: MessagingSetup;
+  mapping: string;
+  agent: AgentProcess;
+  /** The standalone proxy's process, when there is one. */
+  proxyPid?: number;
+  close(): Promise<void>;
+}> {
   const tcp = await freePort();
-  const s = await embeddedSetup({ TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(await freePort()), TUNNEL_TCP_PORTS: `${tcp}-${tcp + 9}` });
+  const ports = { TUNNEL_SSH_PORT: String(o.standalone ? 0 : await freePort()), TUNNEL_HTTP_PORT: String(await freePort()), TUNNEL_TCP_PORTS: `${tcp}-${tcp + 9}` };
+  const s = await embeddedSetup(ports);
   const cleanup = { agents: [] as AgentProcess[], dirs: [] as string[] };
+  const token = await s.tc.token(ADMIN_EMAIL);
+  // Registered before the device enrolls: enrollment gives it the least loaded ONLINE proxy, this one.
+  const proxy = o.standalone ? await standaloneProxy(s, token, { http: Number(ports.TUNNEL_HTTP_PORT), tcp: ports.TUNNEL_TCP_PORTS }) : undefined;
   const device = await memberDevice(s.tc.database.db, 'bench tunnel');
   const agent = await runAgentOnline(s.tc, device, cleanup);
-  const token = await s.tc.token(ADMIN_EMAIL);
   const base = `/api/device/${device.id}/tunnel`;
   const tunnel = tunnelSchema.parse(await (await s.tc.api(base, { method: 'POST', token, json: { type: o.type, port: o.port, path: 'bench' } })).json());
   const status = tunnelStatusSchema.parse(await (await s.tc.api(`${base}/${tunnel.id}/start`, { method: 'POST', token })).json());
@@ -44,9 +58,28 @@ export async function fleetlinkTunnel(o: { type: 'TCP' | 'HTTP'; port: number })
     s,
     agent,
     mapping: status.mapping!,
+    proxyPid: proxy?.child.pid,
     async close() {
       await agent.kill('SIGTERM');
+      await proxy?.stop();
       await s.tc.close();
     },
   };
+}
+
+/** A `fleetlink-proxy` process registered at the console as its PROXY server, serving on these ports. */
+async function standaloneProxy(s: MessagingSetup, token: string, ports: { http: number; tcp: string }): Promise<StandaloneProxy> {
+  const key = hostKeyFile(tempDir('fleetlink-bench-proxy-'));
+  const ssh = await freePort();
+  const password = 'bench-proxy-password';
+  const registered = await s.tc.api('/api/server', {
+    method: 'POST',
+    token,
+    json: { type: 'PROXY', url: `ssh://127.0.0.1:${ssh}`, maxCapacity: 1000, status: 'ONLINE', password, hostKey: key.publicKey },
+  });
+  const serverId = serverSchema.parse(await registered.json()).id;
+  return startStandaloneProxy({
+    ...{ FLEETLINK_CONSOLE_URL: s.tc.url, PROXY_SERVER_ID: serverId, PROXY_PASSWORD: password, PROXY_HOST_KEY_FILE: key.file, PROXY_DOMAIN: 'localhost' },
+    ...{ PROXY_SSH_HOST: '127.0.0.1', PROXY_SSH_PORT: String(ssh), PROXY_HTTP_HOST: '127.0.0.1', PROXY_HTTP_PORT: String(ports.http), PROXY_TCP_HOST: '127.0.0.1', PROXY_TCP_PORTS: ports.tcp },
+  });
 }

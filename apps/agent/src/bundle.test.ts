@@ -1,0 +1,26 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const agentDir = fileURLToPath(new URL('..', import.meta.url));
+const dist = path.join(agentDir, 'dist');
+const NATIVE = './crypto/build/Release/sshcrypto.node';
+const ssh2Native = path.join(path.dirname(createRequire(import.meta.url).resolve('ssh2/lib/protocol/crypto.js')), NATIVE);
+
+describe('the agent bundle', () => {
+  // npm builds ssh2's native part wherever a compiler is (CI's machine has one); without it the
+  // agent runs on ssh2's JavaScript crypto and there is nothing to copy.
+  it.skipIf(!existsSync(ssh2Native))("carries ssh2's native crypto where the bundled ssh2 looks for it", () => {
+    const built = spawnSync(process.execPath, [path.join(agentDir, 'build.mjs')], { encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    // The bundled ssh2 asks for it relative to its own chunk, which is in dist/.
+    const chunks = readdirSync(dist).filter((f) => f.endsWith('.mjs'));
+    expect(chunks.some((f) => readFileSync(path.join(dist, f), 'utf8').includes(`"${NATIVE}"`))).toBe(true);
+    expect(readFileSync(path.join(dist, NATIVE)).equals(readFileSync(ssh2Native))).toBe(true);
+    const native = createRequire(path.join(dist, chunks[0]!))(NATIVE) as Record<string, unknown>;
+    expect(typeof native.AESGCMCipher).toBe('function');
+  });
+});
