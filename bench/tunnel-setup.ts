@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverSchema, tunnelSchema, tunnelStatusSchema } from '@fleetlink/contract';
-import { ADMIN_EMAIL, embeddedSetup, memberDevice, runAgentOnline, tempDir, type AgentProcess, type MessagingSetup } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { ADMIN_EMAIL, embeddedSetup, memberDevice, runAgentOnline, tearDown, tempDir, type AgentProcess, type MessagingSetup } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { hostKeyFile, startStandaloneProxy, type StandaloneProxy } from '../apps/server/src/modules/tunnels/standalone-proxy.test-support.js';
 import { freePort } from '../apps/server/src/testing/test-console.js';
 
@@ -48,7 +48,7 @@ export async function fleetlinkTunnel(o: { type: 'TCP' | 'HTTP'; port: number; s
   const cleanup = { agents: [] as AgentProcess[], dirs: [] as string[] };
   const token = await s.tc.token(ADMIN_EMAIL);
   // Registered before the device enrolls: enrollment gives it the least loaded ONLINE proxy, this one.
-  const proxy = o.standalone ? await standaloneProxy(s, token, { http: Number(ports.TUNNEL_HTTP_PORT), tcp: ports.TUNNEL_TCP_PORTS }) : undefined;
+  const proxy = o.standalone ? await standaloneProxy(s, token, cleanup.dirs, { http: Number(ports.TUNNEL_HTTP_PORT), tcp: ports.TUNNEL_TCP_PORTS }) : undefined;
   const device = await memberDevice(s.tc.database.db, 'bench tunnel');
   const agent = await runAgentOnline(s.tc, device, cleanup);
   const base = `/api/device/${device.id}/tunnel`;
@@ -62,14 +62,16 @@ export async function fleetlinkTunnel(o: { type: 'TCP' | 'HTTP'; port: number; s
     async close() {
       await agent.kill('SIGTERM');
       await proxy?.stop();
-      await s.tc.close();
+      await tearDown(s, cleanup);
     },
   };
 }
 
 /** A `fleetlink-proxy` process registered at the console as its PROXY server, serving on these ports. */
-async function standaloneProxy(s: MessagingSetup, token: string, ports: { http: number; tcp: string }): Promise<StandaloneProxy> {
-  const key = hostKeyFile(tempDir('fleetlink-bench-proxy-'));
+async function standaloneProxy(s: MessagingSetup, token: string, dirs: string[], ports: { http: number; tcp: string }): Promise<StandaloneProxy> {
+  const dir = tempDir('fleetlink-bench-proxy-');
+  dirs.push(dir);
+  const key = hostKeyFile(dir);
   const ssh = await freePort();
   const password = 'bench-proxy-password';
   const registered = await s.tc.api('/api/server', {

@@ -83,12 +83,7 @@ export async function buildAgent({ quiet = false } = {}) {
  * ssh2 uses its JavaScript crypto, as the agent always did.
  */
 function copySshCrypto(dist) {
-  let from;
-  try {
-    from = path.join(path.dirname(createRequire(import.meta.url).resolve('ssh2/lib/protocol/crypto.js')), 'crypto/build/Release/sshcrypto.node');
-  } catch {
-    return;
-  }
+  const from = path.join(path.dirname(createRequire(import.meta.url).resolve('ssh2/lib/protocol/crypto.js')), 'crypto/build/Release/sshcrypto.node');
   const to = path.join(dist, 'crypto/build/Release/sshcrypto.node');
   if (!existsSync(from)) return rmSync(to, { force: true });
   mkdirSync(path.dirname(to), { recursive: true });

@@ -188,9 +188,9 @@ function count(req: IncomingMessage, name: string): number {
 const hasBody = (req: IncomingMessage) => (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
 
 /**
- * The device's answer to the client, as it comes, held back while the client reads slower. (What
- * pipe() does, with the three listeners an answer needs instead of pipe()'s eight: the ingress does
- * this thousands of times a second.)
+ * The device's answer to the client, as it comes, held back while the client reads slower: what
+ * pipe() does, with the four listeners an answer needs and none of pipe()'s bookkeeping (the
+ * ingress does this thousands of times a second).
  */
 function forward(answer: IncomingMessage, res: ServerResponse) {
   answer.on('data', (chunk: Buffer) => {
