@@ -77,6 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           // The proxy API (/api/proxy/…): a PROXY server's id and password.
           proxyBasic: { type: 'http', scheme: 'basic' },
+          // Agents' own routes (/api/agent/…): the device id and its MQTT password.
+          deviceBasic: { type: 'http', scheme: 'basic' },
         },
       },
       security: [{ bearer: [] }],

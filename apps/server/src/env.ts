@@ -1,4 +1,4 @@
-import { tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
+import { BUNDLE_MAX_BYTES_DEFAULT, tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
 import { z } from 'zod';
 
 /**
@@ -78,6 +78,10 @@ const envSchema = z
     BLOB_S3_SECRET_ACCESS_KEY: z.string().optional(),
     /** Key prefix of the console's blobs in the bucket. */
     BLOB_S3_PREFIX: z.string().default('fleetlink/blobs/'),
+    /** Key prefix of agent bundles in the bucket: apart from the blobs, which are swept. */
+    BUNDLE_S3_PREFIX: z.string().default('fleetlink/bundles/'),
+    /** Largest agent bundle an administrator may upload, in bytes (413 past it). */
+    BUNDLE_MAX_BYTES: z.coerce.number().int().min(1).default(BUNDLE_MAX_BYTES_DEFAULT),
     /** Path-style addressing (bucket in the path), which most self-hosted stores need. */
     BLOB_S3_FORCE_PATH_STYLE: z
       .enum(['true', 'false'])

@@ -19,4 +19,5 @@ export * from './forms/tunnel-form.js';
 export * from './http/tunnels.js';
 export * from './http/proxy.js';
 export * from './http/audit.js';
+export * from './http/releases.js';
 export * from './mqtt/index.js';

@@ -44,6 +44,10 @@ export const AuditKind = {
   ServerUpdate: 'server.update',
   ServerDelete: 'server.delete',
   ServersReload: 'servers.reload',
+  BundleUpload: 'bundle.upload',
+  BundleDelete: 'bundle.delete',
+  ReleaseCreate: 'release.create',
+  ReleaseDelete: 'release.delete',
   SignIn: 'sign-in',
 } as const;
 export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
@@ -85,6 +89,10 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'server.update': 'Server changed',
   'server.delete': 'Server deleted',
   'servers.reload': 'Server connections reloaded',
+  'bundle.upload': 'Agent bundle uploaded',
+  'bundle.delete': 'Agent bundle deleted',
+  'release.create': 'Release created',
+  'release.delete': 'Release deleted',
   'sign-in': 'Sign-in',
 };
 

@@ -8,3 +8,4 @@ export * from './drive-scans.js';
 export * from './transfers.js';
 export * from './monitors.js';
 export * from './tunnels.js';
+export * from './releases.js';

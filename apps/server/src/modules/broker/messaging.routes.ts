@@ -5,6 +5,7 @@ import { filesRoutes } from '../files/files.routes.js';
 import { enrollmentRoutes } from '../enrollment/enrollment.routes.js';
 import { blobRoutes } from '../transfers/blob.routes.js';
 import { transfersRoutes } from '../transfers/transfers.routes.js';
+import { releasesRoutes } from '../releases/releases.routes.js';
 import { serversRoutes } from '../servers/servers.routes.js';
 import { monitorsRoutes } from '../monitors/monitors.routes.js';
 import { metricsRoutes } from '../telemetry/metrics.routes.js';
@@ -12,7 +13,7 @@ import { proxyApiRoutes } from '../tunnels/proxy-api.routes.js';
 import { tunnelsRoutes } from '../tunnels/tunnels.routes.js';
 import type { Messaging } from './messaging.js';
 
-/** Routes of servers, agent enrollment, commands, files, transfers, monitors, tunnels (and the proxies' API) and metrics. */
+/** Routes of servers, agent enrollment, commands, files, transfers, monitors, tunnels (and the proxies' API), metrics, bundles and releases. */
 export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy }> = async (app, { messaging, policy }) => {
   await app.register(serversRoutes, { service: messaging.servers });
   await app.register(enrollmentRoutes, { service: messaging.enrollment, perMinute: messaging.enrollPerMinute });
@@ -24,4 +25,5 @@ export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy:
   await app.register(proxyApiRoutes, { service: messaging.proxyApi });
   await app.register(blobRoutes, { gate: messaging.blobGate });
   await app.register(metricsRoutes, { repo: messaging.telemetry, policy });
+  await app.register(releasesRoutes, { bundles: messaging.bundles, releases: messaging.releases, bundleMaxBytes: messaging.bundleMaxBytes });
 };

@@ -19,6 +19,9 @@ import { MonitorsRepository } from '../monitors/monitors.repository.js';
 import { MonitorsService } from '../monitors/monitors.service.js';
 import { TelemetryRepository } from '../telemetry/telemetry.repository.js';
 import { TelemetryService } from '../telemetry/telemetry.service.js';
+import { BundlesService } from '../releases/bundles.service.js';
+import { ReleasesRepository } from '../releases/releases.repository.js';
+import { ReleasesService } from '../releases/releases.service.js';
 import { ProxyApiService } from '../tunnels/proxy-api.service.js';
 import { TunnelProxies } from '../tunnels/tunnel-proxies.js';
 import { TunnelsRepository } from '../tunnels/tunnels.repository.js';
@@ -49,6 +52,9 @@ export interface Messaging {
   blobGate: BlobGate;
   blobSweeper: BlobSweeper;
   uploadMaxBytes: number;
+  bundles: BundlesService;
+  releases: ReleasesService;
+  bundleMaxBytes: number;
   telemetry: TelemetryRepository;
   enrollPerMinute: number;
   stop(): Promise<void>;
@@ -110,6 +116,8 @@ export async function startMessaging(o: {
   const transfersRepo = new TransfersRepository(db);
   const blobSweeper = new BlobSweeper({ repo: transfersRepo, blobs, log });
   blobSweeper.start(env.BLOB_SWEEP_SECONDS * 1000);
+  const releasesRepo = new ReleasesRepository(db);
+  const bundles = new BundlesService({ repo: releasesRepo, store: await openBlobStore(env, 'bundles'), audit, maxBytes: env.BUNDLE_MAX_BYTES });
   const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
   return {
     hub,
@@ -134,6 +142,9 @@ export async function startMessaging(o: {
     blobGate: new BlobGate({ repo: transfersRepo, blobs, credentials }),
     blobSweeper,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    bundles,
+    releases: new ReleasesService({ repo: releasesRepo, audit, credentials }),
+    bundleMaxBytes: env.BUNDLE_MAX_BYTES,
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
     async stop() {

@@ -1,5 +1,6 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Navigate, type RouteObject } from 'react-router';
+import { AgentRoutes } from '../../features/agent/AgentRoutes';
 import { AuditTrailPage } from '../../features/audit/AuditTrailPage';
 import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
 import { DevicesRoutes } from '../../features/devices/DevicesRoutes';
@@ -41,7 +42,7 @@ export const routes: RouteObject[] = [
           { path: 'devices/*', element: <DevicesRoutes />, handle: user },
           { path: 'organizations/*', element: <OrganizationsRoutes />, handle: user },
           { path: 'servers/*', element: <ServersRoutes />, handle: admin },
-          { path: 'agent/*', element: notBuilt, handle: admin },
+          { path: 'agent/*', element: <AgentRoutes />, handle: admin },
           { path: 'operator', element: <OperatorPage />, handle: admin },
           { path: 'operator/audit', element: <AuditTrailPage />, handle: admin },
           // Login only.

@@ -35,6 +35,9 @@ export class FsBlobStore implements BlobStore {
       await rename(partial, target);
       growing.complete(target);
     } catch (err) {
+      // A write that fails at once (a refused bundle's first chunk) fails before the file is even
+      // open: it is removed once the stream has opened and closed it, or it would stay behind.
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
       await rm(partial, { force: true });
       // Only now the reader fails: the writer's own error reaches its caller first (a reader's
       // failure is the consequence, and comes back by a longer way).

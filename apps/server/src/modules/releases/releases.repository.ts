@@ -1,0 +1,89 @@
+import type { Bundle, DeviceBranch, Release, ReleaseBranch } from '@fleetlink/contract';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { bundles, devices, releaseBundles, releases } from '../../db/schema/index.js';
+
+export interface BundleRecord extends Omit<Bundle, 'uploadedAt'> {
+  id: string;
+  uploadedAt: Date;
+}
+
+const bundleColumns = { id: bundles.id, name: bundles.name, version: bundles.version, sha256: bundles.sha256, size: bundles.size, uploadedAt: bundles.uploadedAt };
+
+/** A release with its bundles, as one row: the bundles as a JSON list. */
+export interface ReleaseRecord extends Omit<Release, 'createdAt' | 'bundles'> {
+  createdAt: Date;
+  bundles: { name: string; version: string; sha256: string; size: number }[];
+}
+
+/** The SQL of bundles and releases. Version order (semver) is the service's: SQL sorts text. */
+export class ReleasesRepository {
+  constructor(private readonly db: Db) {}
+
+  bundles(): Promise<BundleRecord[]> {
+    return this.db.select(bundleColumns).from(bundles);
+  }
+
+  async bundle(name: string, version: string): Promise<BundleRecord | undefined> {
+    const [row] = await this.db
+      .select(bundleColumns)
+      .from(bundles)
+      .where(and(eq(bundles.name, name), eq(bundles.version, version)));
+    return row;
+  }
+
+  async insertBundle(row: { id: string; name: string; version: string; sha256: string; size: number }): Promise<BundleRecord> {
+    const [inserted] = await this.db.insert(bundles).values(row).returning(bundleColumns);
+    return inserted!;
+  }
+
+  /** Fails with a foreign key violation while a release holds the bundle. */
+  async deleteBundle(id: string): Promise<void> {
+    await this.db.delete(bundles).where(eq(bundles.id, id));
+  }
+
+  /** The releases holding a bundle, as 'BRANCH version'. */
+  async releasesWith(bundleId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ branch: releases.branch, version: releases.version })
+      .from(releaseBundles)
+      .innerJoin(releases, eq(releases.id, releaseBundles.releaseId))
+      .where(eq(releaseBundles.bundleId, bundleId));
+    return rows.map((r) => `${r.branch} ${r.version}`);
+  }
+
+  /** Releases of the given branches (all when none are given), each with its bundles. */
+  async releases(branches?: readonly ReleaseBranch[]): Promise<ReleaseRecord[]> {
+    const list = sql<ReleaseRecord['bundles']>`coalesce((
+      select json_agg(json_build_object('name', b.name, 'version', b.version, 'sha256', b.sha256, 'size', b.size) order by b.name)
+      from ${releaseBundles} rb join ${bundles} b on b.id = rb.bundle_id
+      where rb.release_id = "releases"."id"), '[]'::json)`;
+    const query = this.db
+      .select({ branch: releases.branch, version: releases.version, notes: releases.notes, createdAt: releases.createdAt, bundles: list })
+      .from(releases);
+    return branches ? query.where(inArray(releases.branch, [...branches])) : query;
+  }
+
+  /** A release and its bundles in one transaction; throws the unique violation when it exists. */
+  async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null }, bundleIds: string[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(releases).values(release).returning({ id: releases.id });
+      await tx.insert(releaseBundles).values(bundleIds.map((bundleId) => ({ releaseId: row!.id, bundleId })));
+    });
+  }
+
+  /** The device's branch, which picks its release; undefined when there is no such device. */
+  async deviceBranch(deviceId: string): Promise<DeviceBranch | undefined> {
+    const [row] = await this.db.select({ branch: devices.branch }).from(devices).where(eq(devices.id, deviceId));
+    return row?.branch;
+  }
+
+  /** Answers whether there was such a release. */
+  async deleteRelease(branch: ReleaseBranch, version: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(releases)
+      .where(and(eq(releases.branch, branch), eq(releases.version, version)))
+      .returning({ id: releases.id });
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,89 @@
+import multipart from '@fastify/multipart';
+import {
+  agentReleaseSchema,
+  bundleListSchema,
+  bundleNameParamsSchema,
+  bundleParamsSchema,
+  bundleSchema,
+  RealmRole,
+  releaseFormSchema,
+  releaseListSchema,
+  releaseParamsSchema,
+  releaseRoutes,
+  releaseSchema,
+} from '@fleetlink/contract';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { UploadPart } from '../transfers/transfers.service.js';
+import { bundleTooLarge, type BundlesService } from './bundles.service.js';
+import type { ReleasesService } from './releases.service.js';
+
+const admin = { roles: [RealmRole.Admin] };
+const tags = ['releases'];
+const path = (route: { path: string }) => route.path.replace(/^\/api/, '');
+/** What the multipart framing may add to the archive's own size. */
+const FORM_OVERHEAD = 64 * 1024;
+
+/** SPEC §7 Bundles and releases (realm ADMIN), and the agents' `GET /api/agent/release`. */
+export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; releases: ReleasesService; bundleMaxBytes: number }> = async (
+  app,
+  { bundles, releases, bundleMaxBytes },
+) => {
+  app.get(path(releaseRoutes.bundles), { config: admin, schema: { tags, summary: 'Uploaded agent bundles', response: { 200: bundleListSchema } } }, () => bundles.list());
+  app.get(path(releaseRoutes.bundleNames), { config: admin, schema: { tags, summary: 'Names of the uploaded bundles', response: { 200: z.array(z.string()) } } }, () =>
+    bundles.names(),
+  );
+  app.get(
+    path(releaseRoutes.bundleVersions),
+    { config: admin, schema: { tags, summary: 'Versions of one bundle, newest first', params: bundleNameParamsSchema, response: { 200: z.array(z.string()) } } },
+    (req) => bundles.versions(req.params.name),
+  );
+  app.delete(
+    path(releaseRoutes.deleteBundle),
+    { config: admin, schema: { tags, summary: 'Delete a bundle no release holds', params: bundleParamsSchema, response: { 204: z.null() } } },
+    async (req, reply) => {
+      await bundles.delete(req.principal, req.params.name, req.params.version);
+      return reply.code(204).send(null);
+    },
+  );
+
+  await app.register(async (context) => {
+    const uploads = context.withTypeProvider<ZodTypeProvider>();
+    await uploads.register(multipart, { limits: { fileSize: bundleMaxBytes + 1, files: 1, fields: 2, parts: 3 }, throwFileSizeLimit: true });
+    uploads.post(
+      path(releaseRoutes.uploadBundle),
+      { config: admin, schema: { tags, summary: 'Upload an agent bundle (multipart: file, a .tar.gz with manifest.json)', consumes: ['multipart/form-data'], response: { 201: bundleSchema } } },
+      async (req, reply) => {
+        // Refused before a byte is read when the size is known to be too much.
+        if (Number(req.headers['content-length']) > bundleMaxBytes + FORM_OVERHEAD) throw bundleTooLarge(bundleMaxBytes);
+        return reply.code(201).send(await bundles.upload(req.principal, req.parts() as AsyncIterable<UploadPart>));
+      },
+    );
+  });
+
+  app.get(path(releaseRoutes.releases), { config: admin, schema: { tags, summary: 'Releases, newest version first', response: { 200: releaseListSchema } } }, () =>
+    releases.list(),
+  );
+  app.post(
+    path(releaseRoutes.createRelease),
+    { config: admin, schema: { tags, summary: 'Publish bundle versions to a release branch', body: releaseFormSchema, response: { 201: releaseSchema } } },
+    async (req, reply) => reply.code(201).send(await releases.create(req.principal, req.body)),
+  );
+  app.delete(
+    path(releaseRoutes.deleteRelease),
+    { config: admin, schema: { tags, summary: 'Delete a release', params: releaseParamsSchema, response: { 204: z.null() } } },
+    async (req, reply) => {
+      await releases.delete(req.principal, req.params.branch, req.params.version);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    path(releaseRoutes.agentRelease),
+    {
+      config: { public: true },
+      schema: { tags, summary: "The release an agent's device should run (device account, HTTP Basic)", security: [{ deviceBasic: [] }], response: { 200: agentReleaseSchema } },
+    },
+    (req) => releases.forAgent(req.headers.authorization),
+  );
+};

@@ -1,0 +1,79 @@
+import { basicCredentials } from '@fleetlink/contract/basic-credentials';
+import { AuditKind, ErrorCode, releaseBranchesFor, type AgentRelease, type Release, type ReleaseBranch, type ReleaseForm } from '@fleetlink/contract';
+import { rcompare } from 'semver';
+import type { Principal } from '../../auth/principal.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { DeviceCredentials } from '../enrollment/credentials.js';
+import { isUniqueViolation } from '../organizations/unique-violation.js';
+import type { ReleaseRecord, ReleasesRepository } from './releases.repository.js';
+
+export interface ReleasesDeps {
+  repo: ReleasesRepository;
+  audit: AuditTrail;
+  credentials: Pick<DeviceCredentials, 'verify'>;
+}
+
+/** Newest version first (semver: 1.10.0 after 1.9.0, 2.0.0-rc.1 before 2.0.0); a tie goes to the later one. */
+const newestFirst = (a: ReleaseRecord, b: ReleaseRecord) => rcompare(a.version, b.version) || b.createdAt.getTime() - a.createdAt.getTime();
+
+const toRelease = (r: ReleaseRecord): Release => ({
+  branch: r.branch,
+  version: r.version,
+  notes: r.notes,
+  bundles: r.bundles.map(({ name, version }) => ({ name, version })),
+  createdAt: r.createdAt.toISOString(),
+});
+
+/**
+ * Releases (issue 31): bundle versions bound to a release branch. Devices take the newest release,
+ * in semver order, of the release branches their own branch follows (contract `releaseBranchesFor`).
+ */
+export class ReleasesService {
+  constructor(private readonly deps: ReleasesDeps) {}
+
+  /** All releases, newest version first (SPEC hint: releases are sorted by version). */
+  async list(): Promise<Release[]> {
+    return (await this.deps.repo.releases()).sort(newestFirst).map(toRelease);
+  }
+
+  async create(p: Principal, form: ReleaseForm): Promise<Release> {
+    const details = { branch: form.branch, version: form.version, bundles: form.bundles };
+    return this.deps.audit.track(p, { kind: AuditKind.ReleaseCreate, details }, async () => {
+      const ids: string[] = [];
+      for (const [i, row] of form.bundles.entries()) {
+        const bundle = await this.deps.repo.bundle(row.name, row.version);
+        if (!bundle) throw badRequest(`There is no bundle ${row.name} ${row.version}.`, { [`bundles.${i}.version`]: `There is no bundle ${row.name} ${row.version}.` });
+        ids.push(bundle.id);
+      }
+      try {
+        await this.deps.repo.insertRelease({ branch: form.branch, version: form.version, notes: form.notes || null }, ids);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`Release ${form.branch} ${form.version} exists already.`);
+        throw err;
+      }
+      return (await this.list()).find((r) => r.branch === form.branch && r.version === form.version)!;
+    });
+  }
+
+  async delete(p: Principal, branch: ReleaseBranch, version: string): Promise<void> {
+    await this.deps.audit.track(p, { kind: AuditKind.ReleaseDelete, details: { branch, version } }, async () => {
+      if (!(await this.deps.repo.deleteRelease(branch, version))) throw notFound(`There is no release ${branch} ${version}.`);
+    });
+  }
+
+  /**
+   * `GET /api/agent/release`: the release the calling device should run, the newest of the branches
+   * its branch follows; `null` while there is none. The device signs in with its own MQTT account
+   * (HTTP Basic), so it can learn only its own.
+   */
+  async forAgent(authorization: string | undefined): Promise<AgentRelease> {
+    const auth = basicCredentials(authorization);
+    const deviceId = auth && (await this.deps.credentials.verify(auth.username, auth.password));
+    if (!deviceId) throw new AppError(401, ErrorCode.Unauthenticated, "An agent asks for its release with its device's account (HTTP Basic).");
+    const branch = await this.deps.repo.deviceBranch(deviceId);
+    if (!branch) throw notFound('The device was deleted.');
+    const [newest] = (await this.deps.repo.releases(releaseBranchesFor[branch])).sort(newestFirst);
+    return { release: newest ? { branch: newest.branch, version: newest.version, bundles: newest.bundles } : null };
+  }
+}

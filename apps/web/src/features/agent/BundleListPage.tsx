@@ -1,0 +1,100 @@
+import { formatBytes, type Bundle } from '@fleetlink/contract';
+import { ActionIcon, Button, FileButton, Group, Loader, Paper, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconTrash, IconUpload } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ConfirmModal } from '../../app/forms/ConfirmModal';
+import { useBundles, useDeleteBundle, useUploadBundle, type BundleUploadState } from './release-api';
+
+/** /agent/bundles (SPEC §2): Upload bundle, and the table Name, Version (newest first per name). */
+export function BundleListPage() {
+  const navigate = useNavigate();
+  const bundles = useBundles();
+  const upload = useUploadBundle();
+  const remove = useDeleteBundle();
+  const [deleting, setDeleting] = useState<Bundle | null>(null);
+  // The input forgets its file, so the same file can be chosen again (after a refusal, say).
+  const reset = useRef<() => void>(null);
+  const choose = async (file: File | null) => {
+    reset.current?.();
+    if (file && (await upload.start(file))) void navigate('/agent/bundles');
+  };
+  return (
+    <Stack>
+      <Group justify="flex-end">
+        <FileButton onChange={(f) => void choose(f)} resetRef={reset} accept=".tar.gz,.tgz,application/gzip,application/x-tar">
+          {(props) => (
+            <Button {...props} leftSection={<IconUpload size={16} />} disabled={upload.state !== null}>
+              Upload bundle
+            </Button>
+          )}
+        </FileButton>
+      </Group>
+      {upload.state ? <BundleUploadProgress state={upload.state} onCancel={upload.cancel} /> : null}
+      {bundles.isPending ? (
+        <Loader />
+      ) : bundles.data?.length ? (
+        <Table striped highlightOnHover data-testid="bundle-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Version</Table.Th>
+              <Table.Th w={1} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {bundles.data.map((b) => (
+              <Table.Tr key={`${b.name} ${b.version}`}>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{b.name}</Table.Td>
+                <Table.Td>
+                  <Tooltip label={`${formatBytes(b.size)} · SHA-256 ${b.sha256}`} multiline maw={360}>
+                    <Text span size="sm" ff="monospace">
+                      {b.version}
+                    </Text>
+                  </Tooltip>
+                </Table.Td>
+                <Table.Td>
+                  <ActionIcon variant="subtle" color="red" aria-label={`Delete bundle ${b.name} ${b.version}`} onClick={() => setDeleting(b)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : (
+        <Text c="dimmed">No bundles are uploaded yet.</Text>
+      )}
+      <ConfirmModal
+        opened={deleting !== null}
+        question={`Delete bundle ${deleting?.name ?? ''} ${deleting?.version ?? ''}?`}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting);
+          setDeleting(null);
+        }}
+      />
+    </Stack>
+  );
+}
+
+/** How much of the archive has reached the console; once all of it has, that the console checks it. */
+function BundleUploadProgress({ state: s, onCancel }: { state: BundleUploadState; onCancel: () => void }) {
+  const sent = s.total > 0 && s.loaded >= s.total;
+  const percent = s.total > 0 ? Math.min(100, Math.floor((s.loaded / s.total) * 100)) : 0;
+  return (
+    <Paper withBorder p="sm" data-testid="bundle-upload-progress">
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap">
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {sent ? `Checking ${s.name}…` : `Uploading ${s.name}: ${percent}% of ${formatBytes(s.total)}`}
+          </Text>
+          <Button size="xs" variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+        </Group>
+        <Progress value={sent ? 100 : percent} striped={sent} animated={sent} aria-label={`Upload of ${s.name}`} />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,107 @@
+import { RELEASE_NOTES_MAX, releaseBranches, releaseFormDefaults, releaseFormSchema, VERSION_MAX, type ReleaseBranch } from '@fleetlink/contract';
+import { Alert, Button, Group, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { ApiRequestError } from '../../app/api/api-error';
+import { FormActions } from '../../app/forms/FormActions';
+import { useBundleNames, useBundleVersions, useCreateRelease } from './release-api';
+
+type ReleaseFormState = typeof releaseFormDefaults;
+
+const branchOptions = releaseBranches.map((b) => ({ value: b, label: b }));
+export const RELEASE_HINT =
+  'Releases are sorted by version, and the latest version is deployed to devices. Devices pick a release by their branch: Stable devices the latest PRODUCTION release, Early access devices the latest ACCEPTANCE or PRODUCTION release.';
+
+/** /agent/releases/new (SPEC §2 Release form; tabs hidden): Version, Branch, Notes, bundle rows; Cancel / Create release. */
+export function ReleaseFormPage() {
+  const navigate = useNavigate();
+  const create = useCreateRelease();
+  const names = useBundleNames();
+  const form = useReleaseForm();
+  const back = () => void navigate('/agent/releases');
+  const submit = (values: ReleaseFormState) =>
+    create.mutate(releaseFormSchema.parse(values), {
+      onSuccess: back,
+      onError: (err) => err instanceof ApiRequestError && err.fields && form.setErrors(err.fields),
+    });
+  const nameOptions = names.data ?? [];
+  return (
+    <form noValidate onSubmit={form.onSubmit(submit)}>
+      <Stack maw={720}>
+        <Title order={2}>Create a new release</Title>
+        <Alert variant="light" icon={<IconInfoCircle size={18} />}>
+          {RELEASE_HINT}
+        </Alert>
+        <Group grow align="flex-start">
+          <TextInput label="Version" withAsterisk maxLength={VERSION_MAX} placeholder="1.2.3" {...form.getInputProps('version')} />
+          <Select
+            label="Branch"
+            withAsterisk
+            data={branchOptions}
+            allowDeselect={false}
+            {...form.getInputProps('branch')}
+            onChange={(value) => form.setFieldValue('branch', (value ?? 'PRODUCTION') as ReleaseBranch)}
+          />
+        </Group>
+        <Textarea label="Notes" autosize minRows={2} maxLength={RELEASE_NOTES_MAX} {...form.getInputProps('notes')} />
+        <Stack gap="xs">
+          <Title order={4}>Bundles</Title>
+          {form.values.bundles.map((_, i) => (
+            <BundleRow key={form.key(`bundles.${i}`)} form={form} index={i} names={nameOptions} />
+          ))}
+          {typeof form.errors.bundles === 'string' ? <Alert color="red">{form.errors.bundles}</Alert> : null}
+          <Group>
+            <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => form.insertListItem('bundles', { name: '', version: '' })}>
+              Add bundle
+            </Button>
+          </Group>
+        </Stack>
+        <FormActions onCancel={back} saving={create.isPending} submitLabel="Create release" />
+      </Stack>
+    </form>
+  );
+}
+
+const useReleaseForm = () =>
+  useForm<ReleaseFormState>({
+    mode: 'controlled',
+    initialValues: { ...releaseFormDefaults, bundles: releaseFormDefaults.bundles.map((b) => ({ ...b })) },
+    validate: schemaResolver(releaseFormSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+type ReleaseFormApi = ReturnType<typeof useReleaseForm>;
+
+/** One bundle of the release: choosing a name resets the version and loads that bundle's versions. */
+function BundleRow({ form, index, names }: { form: ReleaseFormApi; index: number; names: string[] }) {
+  const name = form.values.bundles[index]?.name ?? '';
+  const versions = useBundleVersions(name);
+  return (
+    <Group align="flex-start" wrap="nowrap" data-testid="release-bundle-row">
+      <Select
+        label="Name"
+        withAsterisk
+        searchable
+        data={names}
+        style={{ flex: 1 }}
+        {...form.getInputProps(`bundles.${index}.name`)}
+        onChange={(value) => {
+          form.setFieldValue(`bundles.${index}.name`, value ?? '');
+          form.setFieldValue(`bundles.${index}.version`, '');
+        }}
+      />
+      <Select
+        label="Version"
+        withAsterisk
+        data={versions.data ?? []}
+        disabled={!name}
+        style={{ flex: 1 }}
+        {...form.getInputProps(`bundles.${index}.version`)}
+        onChange={(value) => form.setFieldValue(`bundles.${index}.version`, value ?? '')}
+      />
+      <Button variant="subtle" color="red" mt={25} leftSection={<IconTrash size={16} />} onClick={() => form.removeListItem('bundles', index)}>
+        Remove bundle
+      </Button>
+    </Group>
+  );
+}

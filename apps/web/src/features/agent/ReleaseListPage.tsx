@@ -1,0 +1,63 @@
+import { type Release } from '@fleetlink/contract';
+import { ActionIcon, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ConfirmModal } from '../../app/forms/ConfirmModal';
+import { useDeleteRelease, useReleases } from './release-api';
+
+/** /agent/releases (SPEC §2): table Branch, Version, Bundles, Delete ('Delete release {branch} {version}?'), newest version first. */
+export function ReleaseListPage() {
+  const releases = useReleases();
+  const remove = useDeleteRelease();
+  const [deleting, setDeleting] = useState<Release | null>(null);
+  return (
+    <Stack>
+      <Group justify="flex-end">
+        <Button component={Link} to="/agent/releases/new" leftSection={<IconPlus size={16} />}>
+          Create a new release
+        </Button>
+      </Group>
+      {releases.isPending ? (
+        <Loader />
+      ) : releases.data?.length ? (
+        <Table striped highlightOnHover data-testid="release-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Branch</Table.Th>
+              <Table.Th>Version</Table.Th>
+              <Table.Th>Bundles</Table.Th>
+              <Table.Th w={1}>Delete</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {releases.data.map((r) => (
+              <Table.Tr key={`${r.branch} ${r.version}`}>
+                <Table.Td>{r.branch}</Table.Td>
+                <Table.Td ff="monospace">{r.version}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.bundles.map((b) => `${b.name} ${b.version}`).join(', ')}</Table.Td>
+                <Table.Td>
+                  <ActionIcon variant="subtle" color="red" aria-label={`Delete release ${r.branch} ${r.version}`} onClick={() => setDeleting(r)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : (
+        <Text c="dimmed">No releases yet.</Text>
+      )}
+      <ConfirmModal
+        opened={deleting !== null}
+        question={`Delete release ${deleting?.branch ?? ''} ${deleting?.version ?? ''}?`}
+        questionTestId="delete-release-question"
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting);
+          setDeleting(null);
+        }}
+      />
+    </Stack>
+  );
+}
