@@ -8,6 +8,7 @@ import { defaultDataDir, StateStore, type AgentState } from './store.js';
 import { AGENT_VERSION } from './version.js';
 
 const USAGE = `Usage: fleetlink-agent run --server <console url> --device <id> [--key=<installation key>] [--data-dir <dir>]
+       fleetlink-agent release --device <id> [--data-dir <dir>]   the release this device should run
 
   --server    the Fleetlink console, e.g. https://fleetlink.example.com
   --device    the device id (Install page)
@@ -96,12 +97,31 @@ async function run(argv: string[]) {
   process.on('disconnect', () => void stopAndExit(0));
 }
 
+/** `release`: asks the console, as the enrolled device, which release it should run. */
+async function release(argv: string[]) {
+  const { values } = parseArgs({ args: argv, options: { device: { type: 'string' }, 'data-dir': { type: 'string' } } });
+  if (!values.device) {
+    process.stderr.write(USAGE);
+    process.exit(2);
+  }
+  const state = new StateStore(path.resolve(values['data-dir'] ?? defaultDataDir(values.device))).load();
+  if (!state || state.deviceId !== values.device) {
+    process.stderr.write('This agent is not enrolled yet: run it once with --key first.\n');
+    process.exit(2);
+  }
+  const { fetchRelease, describeRelease } = await import('./update/release-check.js');
+  process.stdout.write(describeRelease(await fetchRelease(state)));
+}
+
+const fail = (err: unknown) => {
+  process.stderr.write(`fleetlink-agent: ${(err as Error).message}\n`);
+  process.exit(1);
+};
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'run') {
-  run(rest).catch((err) => {
-    process.stderr.write(`fleetlink-agent: ${(err as Error).message}\n`);
-    process.exit(1);
-  });
+  run(rest).catch(fail);
+} else if (command === 'release') {
+  release(rest).catch(fail);
 } else if (command === '--version' || command === 'version') {
   process.stdout.write(`${AGENT_VERSION}\n`);
 } else {

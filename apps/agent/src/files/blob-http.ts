@@ -30,8 +30,8 @@ async function send(endpoint: BlobEndpoint, relative: string, method: 'GET' | 'P
   return { req, response };
 }
 
-/** Fails with the console's own words when it refuses. */
-async function accepted(res: IncomingMessage): Promise<IncomingMessage> {
+/** Fails with the console's own words when it refuses `what` it was asked. */
+async function accepted(res: IncomingMessage, what = 'the transfer'): Promise<IncomingMessage> {
   const status = res.statusCode ?? 0;
   if (status >= 200 && status < 300) return res;
   let text = '';
@@ -42,7 +42,7 @@ async function accepted(res: IncomingMessage): Promise<IncomingMessage> {
   } catch {
     // Not the console's JSON (a proxy's page): the status says enough.
   }
-  throw new Refused(`The console refused the transfer: ${message}`);
+  throw new Refused(`The console refused ${what}: ${message}`);
 }
 
 /** PUTs `size` bytes of `source` to a blob URL; resolves once the console has stored all of them. */
@@ -57,9 +57,9 @@ export async function putBlob(endpoint: BlobEndpoint, relative: string, source: 
   if (failed) throw failed;
 }
 
-/** GETs a blob URL: the console's answer, a stream of its Content-Length. */
-export async function getBlob(endpoint: BlobEndpoint, relative: string, signal: AbortSignal): Promise<IncomingMessage> {
+/** GETs a blob URL (or another of the agents' own routes, `what` it is): the console's answer, a stream of its Content-Length. */
+export async function getBlob(endpoint: BlobEndpoint, relative: string, signal: AbortSignal, what?: string): Promise<IncomingMessage> {
   const { req, response } = await send(endpoint, relative, 'GET', {}, signal);
   req.end();
-  return accepted(await response);
+  return accepted(await response, what);
 }

@@ -42,10 +42,7 @@ export class BundlesService {
 
   /** The versions of one bundle, newest first. */
   async versions(name: string): Promise<string[]> {
-    return (await this.deps.repo.bundles())
-      .filter((b) => b.name === name)
-      .sort(byNameThenNewest)
-      .map((b) => b.version);
+    return (await this.deps.repo.bundles(name)).sort(byNameThenNewest).map((b) => b.version);
   }
 
   /** `POST /api/bundle` (multipart, the archive in the field 'file'). */
@@ -87,13 +84,6 @@ export class BundlesService {
       await this.deps.repo.deleteBundle(bundle.id);
       await this.deps.store.remove(bundle.id);
     });
-  }
-
-  /** The bundle's archive, for agents (issue 32). */
-  async open(name: string, version: string): Promise<{ bundle: Bundle; stream: Readable; size?: number } | undefined> {
-    const bundle = await this.deps.repo.bundle(name, version);
-    const blob = bundle && (await this.deps.store.read(bundle.id));
-    return blob && { bundle: toBundle(bundle), ...blob };
   }
 
   private storeError(err: unknown): unknown {

@@ -20,8 +20,10 @@ export interface ReleaseRecord extends Omit<Release, 'createdAt' | 'bundles'> {
 export class ReleasesRepository {
   constructor(private readonly db: Db) {}
 
-  bundles(): Promise<BundleRecord[]> {
-    return this.db.select(bundleColumns).from(bundles);
+  /** All bundles, or the versions of one. */
+  bundles(name?: string): Promise<BundleRecord[]> {
+    const query = this.db.select(bundleColumns).from(bundles);
+    return name === undefined ? query : query.where(eq(bundles.name, name));
   }
 
   async bundle(name: string, version: string): Promise<BundleRecord | undefined> {
@@ -65,10 +67,12 @@ export class ReleasesRepository {
   }
 
   /** A release and its bundles in one transaction; throws the unique violation when it exists. */
-  async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null }, bundleIds: string[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const [row] = await tx.insert(releases).values(release).returning({ id: releases.id });
+  /** Answers when it was created. */
+  async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null }, bundleIds: string[]): Promise<Date> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(releases).values(release).returning({ id: releases.id, createdAt: releases.createdAt });
       await tx.insert(releaseBundles).values(bundleIds.map((bundleId) => ({ releaseId: row!.id, bundleId })));
+      return row!.createdAt;
     });
   }
 

@@ -46,13 +46,14 @@ export class ReleasesService {
         if (!bundle) throw badRequest(`There is no bundle ${row.name} ${row.version}.`, { [`bundles.${i}.version`]: `There is no bundle ${row.name} ${row.version}.` });
         ids.push(bundle.id);
       }
+      const release = { branch: form.branch, version: form.version, notes: form.notes || null };
       try {
-        await this.deps.repo.insertRelease({ branch: form.branch, version: form.version, notes: form.notes || null }, ids);
+        const createdAt = await this.deps.repo.insertRelease(release, ids);
+        return { ...release, bundles: form.bundles, createdAt: createdAt.toISOString() };
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(`Release ${form.branch} ${form.version} exists already.`);
         throw err;
       }
-      return (await this.list()).find((r) => r.branch === form.branch && r.version === form.version)!;
     });
   }
 

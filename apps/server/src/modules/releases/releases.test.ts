@@ -1,13 +1,30 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { agentReleaseSchema, bundleSchema, releaseListSchema } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-error.js';
-import { ADMIN_EMAIL, embeddedSetup, enrollByHand, GUEST_EMAIL, memberDevice, tearDown, tempDir, USER_EMAIL, type MessagingSetup } from '../broker/broker.test-support.js';
+import {
+  ADMIN_EMAIL,
+  embeddedSetup,
+  enrollByHand,
+  GUEST_EMAIL,
+  memberDevice,
+  runAgentOnline,
+  tearDown,
+  tempDir,
+  USER_EMAIL,
+  type AgentProcess,
+  type MessagingSetup,
+} from '../broker/broker.test-support.js';
 import { devices } from '../../db/schema/index.js';
 import { eq } from 'drizzle-orm';
+import { fileURLToPath } from 'node:url';
 import { manifest, packAgentBundle, tarGz, type ArchiveEntry } from './bundle-archives.test-support.js';
+
+const execFileAsync = promisify(execFile);
 
 /**
  * Issue 31: agent bundles and releases, against the real console (PGlite or TEST_DATABASE_URL),
@@ -16,7 +33,7 @@ import { manifest, packAgentBundle, tarGz, type ArchiveEntry } from './bundle-ar
 describe('agent bundles and releases', () => {
   let s: MessagingSetup;
   let admin: string;
-  const cleanup = { agents: [], dirs: [] as string[] };
+  const cleanup = { agents: [] as AgentProcess[], dirs: [] as string[] };
   const bundleFiles: Record<string, string> = {};
 
   const upload = (body: Buffer, name = 'bundle.tar.gz', token = admin) => {
@@ -113,6 +130,13 @@ describe('agent bundles and releases', () => {
     // Once the acceptance release is gone, early access falls back to the newest stable one.
     expect((await s.tc.api('/api/release/ACCEPTANCE/1.10.0', { method: 'DELETE', token: admin })).status).toBe(204);
     expect((agentReleaseSchema.parse(await (await agentRelease(eagerAccount)).json())).release?.version).toBe('1.9.0');
+    // The agent itself asks, with the account it enrolled with: `fleetlink-agent release`.
+    const live = await memberDevice(s.tc.database.db, 'live');
+    await runAgentOnline(s.tc, live, cleanup);
+    const launcher = fileURLToPath(new URL('../../../../agent/bin/fleetlink-agent.mjs', import.meta.url));
+    // Not spawnSync: the console answering it runs in this process.
+    const asked = await execFileAsync(process.execPath, [launcher, 'release', '--device', live.id, '--data-dir', cleanup.dirs.at(-1)!], { encoding: 'utf8', timeout: 60_000 });
+    expect(asked.stdout).toBe(`PRODUCTION 1.9.0\n  fleetlink-agent 1.9.0  sha256 ${sha('1.9.0')}  ${readFileSync(bundleFiles['1.9.0']!).length} bytes\n`);
     // A wrong password, or none, learns nothing.
     await expectError(await agentRelease({ ...stableAccount, password: 'wrong' }), 401);
     await expectError(await s.tc.api('/api/agent/release'), 401);

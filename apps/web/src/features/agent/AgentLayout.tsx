@@ -13,7 +13,7 @@ const tabs: TabEntry[] = [
 export function AgentLayout() {
   return (
     <Stack>
-      <Title order={2}>Agent</Title>
+      <Title order={2}>Bundles and Releases</Title>
       <TabBar tabs={tabs} label="Agent sections" />
       <Outlet />
     </Stack>

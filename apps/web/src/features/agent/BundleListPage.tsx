@@ -1,10 +1,11 @@
 import { formatBytes, type Bundle } from '@fleetlink/contract';
-import { ActionIcon, Button, FileButton, Group, Loader, Paper, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, FileButton, Group, Loader, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconTrash, IconUpload } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmModal } from '../../app/forms/ConfirmModal';
-import { useBundles, useDeleteBundle, useUploadBundle, type BundleUploadState } from './release-api';
+import { UploadProgressPanel } from '../../app/forms/UploadProgressPanel';
+import { useBundles, useDeleteBundle, useUploadBundle } from './release-api';
 
 /** /agent/bundles (SPEC §2): Upload bundle, and the table Name, Version (newest first per name). */
 export function BundleListPage() {
@@ -30,7 +31,7 @@ export function BundleListPage() {
           )}
         </FileButton>
       </Group>
-      {upload.state ? <BundleUploadProgress state={upload.state} onCancel={upload.cancel} /> : null}
+      {upload.state ? <UploadProgressPanel state={upload.state} afterSent={`Checking ${upload.state.name}…`} onCancel={upload.cancel} testId="bundle-upload-progress" /> : null}
       {bundles.isPending ? (
         <Loader />
       ) : bundles.data?.length ? (
@@ -75,26 +76,5 @@ export function BundleListPage() {
         }}
       />
     </Stack>
-  );
-}
-
-/** How much of the archive has reached the console; once all of it has, that the console checks it. */
-function BundleUploadProgress({ state: s, onCancel }: { state: BundleUploadState; onCancel: () => void }) {
-  const sent = s.total > 0 && s.loaded >= s.total;
-  const percent = s.total > 0 ? Math.min(100, Math.floor((s.loaded / s.total) * 100)) : 0;
-  return (
-    <Paper withBorder p="sm" data-testid="bundle-upload-progress">
-      <Stack gap={6}>
-        <Group justify="space-between" wrap="nowrap">
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {sent ? `Checking ${s.name}…` : `Uploading ${s.name}: ${percent}% of ${formatBytes(s.total)}`}
-          </Text>
-          <Button size="xs" variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-        </Group>
-        <Progress value={sent ? 100 : percent} striped={sent} animated={sent} aria-label={`Upload of ${s.name}`} />
-      </Stack>
-    </Paper>
   );
 }

@@ -85,6 +85,7 @@ function BundleRow({ form, index, names }: { form: ReleaseFormApi; index: number
         data={names}
         style={{ flex: 1 }}
         {...form.getInputProps(`bundles.${index}.name`)}
+        value={name || null}
         onChange={(value) => {
           form.setFieldValue(`bundles.${index}.name`, value ?? '');
           form.setFieldValue(`bundles.${index}.version`, '');
@@ -97,6 +98,8 @@ function BundleRow({ form, index, names }: { form: ReleaseFormApi; index: number
         disabled={!name}
         style={{ flex: 1 }}
         {...form.getInputProps(`bundles.${index}.version`)}
+        // null, not '': a Select shows its last choice for a value it does not list.
+        value={form.values.bundles[index]?.version || null}
         onChange={(value) => form.setFieldValue(`bundles.${index}.version`, value ?? '')}
       />
       <Button variant="subtle" color="red" mt={25} leftSection={<IconTrash size={16} />} onClick={() => form.removeListItem('bundles', index)}>

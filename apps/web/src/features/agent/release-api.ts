@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { z } from 'zod';
 import { useApi } from '../../app/api/useApi';
+import type { UploadState } from '../../app/forms/UploadProgressPanel';
 
 export const releaseKeys = {
   bundles: ['bundles'] as const,
@@ -63,12 +64,6 @@ export function useDeleteBundle() {
   });
 }
 
-export interface BundleUploadState {
-  name: string;
-  loaded: number;
-  total: number;
-}
-
 /**
  * 'Upload bundle' (issue 31): the archive goes up with its progress and a Cancel; on success the
  * bundle lists are read again. A refusal (not an archive, no manifest, a version taken…) is the
@@ -77,7 +72,7 @@ export interface BundleUploadState {
 export function useUploadBundle() {
   const api = useApi();
   const client = useQueryClient();
-  const [state, setState] = useState<BundleUploadState | null>(null);
+  const [state, setState] = useState<UploadState | null>(null);
   const controller = useRef<AbortController | null>(null);
   const start = async (file: File): Promise<boolean> => {
     const abort = new AbortController();

@@ -1,8 +1,9 @@
-import { formatBytes, uploadTooLargeMessage } from '@fleetlink/contract';
-import { Button, FileButton, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { uploadTooLargeMessage } from '@fleetlink/contract';
+import { Button, FileButton } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { ConfirmModal } from '../../../app/forms/ConfirmModal';
+import { UploadProgressPanel } from '../../../app/forms/UploadProgressPanel';
 import { showAlert } from '../../../app/toasts/show-alert';
 import type { useUploadFile } from './files-api';
 
@@ -58,23 +59,6 @@ export function UploadButton({ upload, folder, taken, maxBytes }: UploadButtonPr
  * Cancel stops it either way, and the device keeps nothing of it.
  */
 export function UploadProgress({ upload }: { upload: Upload }) {
-  const s = upload.state;
-  if (!s) return null;
-  const sent = s.total > 0 && s.loaded >= s.total;
-  const percent = s.total > 0 ? Math.min(100, Math.floor((s.loaded / s.total) * 100)) : 0;
-  return (
-    <Paper withBorder p="sm" data-testid="upload-progress">
-      <Stack gap={6}>
-        <Group justify="space-between" wrap="nowrap">
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {sent ? `The device is receiving ${s.name}…` : `Uploading ${s.name}: ${percent}% of ${formatBytes(s.total)}`}
-          </Text>
-          <Button size="xs" variant="default" onClick={upload.cancel}>
-            Cancel
-          </Button>
-        </Group>
-        <Progress value={sent ? 100 : percent} striped={sent} animated={sent} aria-label={`Upload of ${s.name}`} />
-      </Stack>
-    </Paper>
-  );
+  if (!upload.state) return null;
+  return <UploadProgressPanel state={upload.state} afterSent={`The device is receiving ${upload.state.name}…`} onCancel={upload.cancel} testId="upload-progress" />;
 }

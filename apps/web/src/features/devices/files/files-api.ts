@@ -14,6 +14,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useRef, useState } from 'react';
 import { openConsoleLink } from '../../../app/api/open-link';
 import { useApi } from '../../../app/api/useApi';
+import type { UploadState } from '../../../app/forms/UploadProgressPanel';
 import { deviceKeys } from '../device-api';
 import type { FileLocation } from './file-location';
 
@@ -94,12 +95,6 @@ export function useDownloadFile(deviceId: string) {
   });
 }
 
-export interface UploadState {
-  name: string;
-  /** Bytes of the form sent so far, and in all. */
-  loaded: number;
-  total: number;
-}
 
 /**
  * Upload (issue 27) into a folder, with the progress of the bytes going to the console and a
