@@ -4,15 +4,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { manifest, packAgentBundle, tarGz } from '../apps/server/src/modules/releases/bundle-archives.test-support.js';
-import { admin, user } from './support/accounts';
+import { admin, guest, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { screenshotPath } from './support/screenshots';
 
 /**
  * Issue 31, Playwright: upload this checkout's agent bundle with the progress bar seen, refuse a
  * zip-slip archive with its message, create a release with it (changing a bundle's name reloads
- * its versions), see it on the releases page and delete it after its question; a USER gets the
- * access-denied page.
+ * its versions), see it on the releases page and delete it after its question; USER and guest get
+ * the access-denied page.
  */
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -122,8 +122,16 @@ describe('agent bundles and releases', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('shows a USER the access-denied page', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const { page } = await suite.signedIn(user, '/agent/releases');
-    await page.getByTestId('access-denied').waitFor();
-  });
+  it.each([user, guest])(
+    'shows $email the access-denied page on /agent',
+    async (account) => {
+      for (const where of ['/agent', '/agent/releases/new']) {
+        const { page } = await suite.signedIn(account, where);
+        await page.getByTestId('access-denied').waitFor();
+        expect(new URL(page.url()).pathname).toBe(where);
+        expect(await page.getByTestId('bundle-table').count()).toBe(0);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -5,7 +5,7 @@ import { rcompare } from 'semver';
 import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import { isUniqueViolation } from '../organizations/unique-violation.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../organizations/unique-violation.js';
 import { BlobTooLarge, type BlobStore } from '../transfers/blobs/blob-store.js';
 import type { UploadPart } from '../transfers/transfers.service.js';
 import { BadBundle, BundleArchive } from './bundle-archive.js';
@@ -81,7 +81,13 @@ export class BundlesService {
       if (!bundle) throw notFound(`There is no bundle ${name} ${version}.`);
       const holders = await this.deps.repo.releasesWith(bundle.id);
       if (holders.length) throw conflict(`Bundle ${name} ${version} is part of the release${holders.length > 1 ? 's' : ''} ${holders.join(', ')}: delete ${holders.length > 1 ? 'those' : 'that'} first.`);
-      await this.deps.repo.deleteBundle(bundle.id);
+      try {
+        await this.deps.repo.deleteBundle(bundle.id);
+      } catch (err) {
+        // A release that took it in since the check above.
+        if (isForeignKeyViolation(err)) throw conflict(`Bundle ${name} ${version} was just added to a release: delete that first.`);
+        throw err;
+      }
       await this.deps.store.remove(bundle.id);
     });
   }

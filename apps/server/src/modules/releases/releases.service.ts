@@ -5,7 +5,7 @@ import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { DeviceCredentials } from '../enrollment/credentials.js';
-import { isUniqueViolation } from '../organizations/unique-violation.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../organizations/unique-violation.js';
 import type { ReleaseRecord, ReleasesRepository } from './releases.repository.js';
 
 export interface ReleasesDeps {
@@ -52,6 +52,8 @@ export class ReleasesService {
         return { ...release, bundles: form.bundles, createdAt: createdAt.toISOString() };
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(`Release ${form.branch} ${form.version} exists already.`);
+        // A bundle deleted since it was looked up above.
+        if (isForeignKeyViolation(err)) throw conflict('A bundle of this release was just deleted: choose the bundles again.');
         throw err;
       }
     });
