@@ -22,6 +22,7 @@ import {
 import { devices } from '../../db/schema/index.js';
 import { eq } from 'drizzle-orm';
 import { fileURLToPath } from 'node:url';
+import { startS3, type S3Server } from '../transfers/s3.test-support.js';
 import { manifest, packAgentBundle, tarGz, type ArchiveEntry } from './bundle-archives.test-support.js';
 
 const execFileAsync = promisify(execFile);
@@ -66,6 +67,9 @@ describe('agent bundles and releases', () => {
     const stored = readdirSync(path.join(s.tc.dataDir, 'bundles'));
     expect(stored).toHaveLength(1);
     expect(readFileSync(path.join(s.tc.dataDir, 'bundles', stored[0]!)).equals(bytes)).toBe(true);
+    // The transfers' sweep, even two days on, leaves bundles alone.
+    await s.tc.messaging!.blobSweeper.sweep(new Date(Date.now() + 2 * 24 * 3600_000));
+    expect(readdirSync(path.join(s.tc.dataDir, 'bundles'))).toEqual(stored);
     for (const v of ['1.10.0', '1.9.0']) expect((await upload(readFileSync(bundleFiles[v]!))).status).toBe(201);
 
     const list = await (await s.tc.api('/api/bundles', { token: admin })).json();
@@ -184,5 +188,35 @@ describe('agent bundles and releases', () => {
     for (const k of ['bundle.upload ok', 'bundle.upload error', 'release.create ok', 'release.create error', 'release.delete ok', 'bundle.delete ok', 'bundle.delete error']) {
       expect(kinds, k).toContain(k);
     }
+  });
+});
+
+describe('agent bundles in an S3-compatible store', () => {
+  let s3: S3Server;
+  let s: MessagingSetup;
+  const cleanup = { agents: [] as AgentProcess[], dirs: [] as string[] };
+
+  beforeAll(async () => {
+    s3 = await startS3();
+    s = await embeddedSetup(s3.env);
+  }, 60_000);
+  afterAll(async () => {
+    await tearDown(s, cleanup);
+    await s3?.close();
+  });
+
+  it('keeps them under BUNDLE_S3_PREFIX, apart from the swept blobs, and deletes them there', async () => {
+    const admin = await s.tc.token(ADMIN_EMAIL);
+    const body = tarGz([manifest('s3-bundle', '1.0.0'), { path: 'lib/main.mjs', body: 'export const answer = 42;' }]);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(body)]), 's3-bundle.tar.gz');
+    expect((await s.tc.api('/api/bundle', { method: 'POST', token: admin, body: form })).status).toBe(201);
+    const keys = await s3.keys('fleetlink/bundles/');
+    expect(keys).toHaveLength(1);
+    expect(await s3.blobs()).toEqual([]);
+    await s.tc.messaging!.blobSweeper.sweep(new Date(Date.now() + 2 * 24 * 3600_000));
+    expect(await s3.keys('fleetlink/bundles/')).toEqual(keys);
+    expect((await s.tc.api('/api/bundle/s3-bundle/1.0.0', { method: 'DELETE', token: admin })).status).toBe(204);
+    expect(await s3.keys('fleetlink/bundles/')).toEqual([]);
   });
 });

@@ -9,6 +9,8 @@ export interface S3Server {
   env: Record<string, string>;
   /** The blobs in the bucket (keys without the console's prefix). */
   blobs(): Promise<string[]>;
+  /** Every key in the bucket under `prefix`, whole. */
+  keys(prefix: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,10 @@ export async function startS3(): Promise<S3Server> {
   // s3rver accepts any key pair; the console signs its requests all the same.
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
   const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
+  const keys = async (prefix: string) => {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
+    return (page.Contents ?? []).map((o) => o.Key!);
+  };
   return {
     env: {
       BLOB_S3_BUCKET: BUCKET,
@@ -33,9 +39,9 @@ export async function startS3(): Promise<S3Server> {
       BLOB_S3_PREFIX: PREFIX,
     },
     async blobs() {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX }));
-      return (page.Contents ?? []).map((o) => o.Key!.slice(PREFIX.length));
+      return (await keys(PREFIX)).map((key) => key.slice(PREFIX.length));
     },
+    keys,
     async close() {
       client.destroy();
       await server.close();
