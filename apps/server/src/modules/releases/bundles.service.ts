@@ -6,8 +6,9 @@ import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../organizations/unique-violation.js';
-import { BlobTooLarge, type BlobStore } from '../transfers/blobs/blob-store.js';
+import type { BlobStore } from '../transfers/blobs/blob-store.js';
 import type { UploadPart } from '../transfers/transfers.service.js';
+import { uploadFailure } from '../transfers/upload-failure.js';
 import { BadBundle, BundleArchive } from './bundle-archive.js';
 import type { BundleRecord, ReleasesRepository } from './releases.repository.js';
 
@@ -93,12 +94,10 @@ export class BundlesService {
   }
 
   private storeError(err: unknown): unknown {
-    const code = (err as { code?: string }).code;
     if (err instanceof BadBundle) return badRequest(err.message, { [BUNDLE_UPLOAD_FIELD]: err.message });
-    if (err instanceof BlobTooLarge || code === 'FST_REQ_FILE_TOO_LARGE') return bundleTooLarge(this.deps.maxBytes);
-    if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || /^(aborted|Unexpected end of)/.test((err as Error).message)) {
-      return new AppError(400, ErrorCode.BadRequest, 'The upload broke off before the whole bundle arrived.');
-    }
+    const failure = uploadFailure(err);
+    if (failure === 'too-large') return bundleTooLarge(this.deps.maxBytes);
+    if (failure === 'broke-off') return new AppError(400, ErrorCode.BadRequest, 'The upload broke off before the whole bundle arrived.');
     return err;
   }
 }

@@ -66,8 +66,7 @@ export class ReleasesRepository {
     return branches ? query.where(inArray(releases.branch, [...branches])) : query;
   }
 
-  /** A release and its bundles in one transaction; throws the unique violation when it exists. */
-  /** Answers when it was created. */
+  /** A release and its bundles in one transaction; answers when it was created, or throws the unique violation when it exists. */
   async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null }, bundleIds: string[]): Promise<Date> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.insert(releases).values(release).returning({ id: releases.id, createdAt: releases.createdAt });

@@ -1,21 +1,13 @@
 import { linkTokenQuerySchema, transferParamsSchema } from '@fleetlink/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { BasicCredentials, BlobGate } from './blob-gate.js';
+import { basicCredentials } from '@fleetlink/contract/basic-credentials';
+import type { BlobGate } from './blob-gate.js';
 import { attachment } from './http-file-names.js';
 
 /** Authorized by the transfer's token (and the device's account for an agent), not by a bearer token. */
 const open = { public: true };
 const tags = ['transfers'];
 const schema = { tags, params: transferParamsSchema, querystring: linkTokenQuerySchema, security: [] };
-
-function basicAuth(req: FastifyRequest): BasicCredentials | undefined {
-  const [scheme, value] = (req.headers.authorization ?? '').split(' ');
-  if (scheme?.toLowerCase() !== 'basic' || !value) return undefined;
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
 
 /** The blob URLs: the agents' side of a transfer, and the browser's download link. */
 export const blobRoutes: FastifyPluginAsyncZod<{ gate: BlobGate }> = async (app, { gate }) => {
@@ -25,12 +17,12 @@ export const blobRoutes: FastifyPluginAsyncZod<{ gate: BlobGate }> = async (app,
 
   app.put('/agent/blob/:transferId', { config: open, schema: { ...schema, summary: "An agent sends a file the console asked for (device's own account)" } }, async (req, reply) => {
     const length = req.headers['content-length'];
-    await gate.agentWrite(basicAuth(req), req.params.transferId, req.query.token, req.raw, length === undefined ? undefined : Number(length));
+    await gate.agentWrite(basicCredentials(req.headers.authorization), req.params.transferId, req.query.token, req.raw, length === undefined ? undefined : Number(length));
     return reply.code(204).send();
   });
 
   app.get('/agent/blob/:transferId', { config: open, schema: { ...schema, summary: "An agent fetches a file uploaded for it (device's own account)" } }, async (req, reply) => {
-    const blob = await gate.agentRead(basicAuth(req), req.params.transferId, req.query.token);
+    const blob = await gate.agentRead(basicCredentials(req.headers.authorization), req.params.transferId, req.query.token);
     // Without a size (still arriving) the answer is chunked: its end says that all of it came.
     if (blob.size !== undefined) reply.header('content-length', blob.size);
     return reply.type('application/octet-stream').send(blob.stream);

@@ -21,9 +21,10 @@ import { newLinkToken } from '../../lib/link-token.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { callDevice, deviceAnswer, deviceUnavailable, type DeviceCallDeps } from '../broker/device-call.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
-import { BlobTooLarge, type BlobStore } from './blobs/blob-store.js';
+import type { BlobStore } from './blobs/blob-store.js';
 import { baseName, multipartFileName } from './http-file-names.js';
 import type { TransfersRepository } from './transfers.repository.js';
+import { uploadFailure } from './upload-failure.js';
 
 /** How long an agent has to begin using its URL: it is asked right away. */
 const AGENT_START_MS = 2 * 60_000;
@@ -200,13 +201,9 @@ export class TransfersService {
       return await this.deps.blobs.write(id, source, this.deps.uploadMaxBytes);
     } catch (err) {
       source.resume();
-      if (err instanceof BlobTooLarge) throw tooLarge(this.deps.uploadMaxBytes);
-      const code = (err as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(this.deps.uploadMaxBytes);
-      // The browser went away (a Cancel, a closed tab, the network): the person's doing, not the console's.
-      if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || /^(aborted|Unexpected end of)/.test((err as Error).message)) {
-        throw new AppError(400, ErrorCode.BadRequest, 'The upload broke off before the whole file arrived.');
-      }
+      const failure = uploadFailure(err);
+      if (failure === 'too-large') throw tooLarge(this.deps.uploadMaxBytes);
+      if (failure === 'broke-off') throw new AppError(400, ErrorCode.BadRequest, 'The upload broke off before the whole file arrived.');
       throw err;
     }
   }

@@ -10,10 +10,12 @@ interface ConfirmButtonProps extends ButtonProps {
   onConfirm: () => Promise<unknown> | void;
   children: ReactNode;
   'aria-label'?: string;
+  /** Where tests read the question. */
+  questionTestId?: string;
 }
 
 /** A button that asks first; the action runs only after 'Yes' in the dialog. */
-export function ConfirmButton({ question, confirmLabel = 'Yes', onConfirm, children, ...button }: ConfirmButtonProps) {
+export function ConfirmButton({ question, confirmLabel = 'Yes', onConfirm, children, questionTestId, ...button }: ConfirmButtonProps) {
   const [opened, { open, close }] = useDisclosure(false);
   return (
     <>
@@ -23,6 +25,7 @@ export function ConfirmButton({ question, confirmLabel = 'Yes', onConfirm, child
       <ConfirmModal
         opened={opened}
         question={question}
+        questionTestId={questionTestId}
         confirmLabel={confirmLabel}
         onClose={close}
         onConfirm={async () => {

@@ -1,12 +1,7 @@
 import { formatBytes } from '@fleetlink/contract';
 import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import type { UploadState } from '../api/useTrackedUpload';
 
-/** An upload under way: its file's name, and bytes sent of its size. */
-export interface UploadState {
-  name: string;
-  loaded: number;
-  total: number;
-}
 
 interface UploadProgressPanelProps {
   state: UploadState;

@@ -1,9 +1,9 @@
-import { formatBytes, type Bundle } from '@fleetlink/contract';
-import { ActionIcon, Button, FileButton, Group, Loader, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { formatBytes } from '@fleetlink/contract';
+import { Button, FileButton, Group, Loader, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconTrash, IconUpload } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { ConfirmModal } from '../../app/forms/ConfirmModal';
+import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { UploadProgressPanel } from '../../app/forms/UploadProgressPanel';
 import { useBundles, useDeleteBundle, useUploadBundle } from './release-api';
 
@@ -13,7 +13,6 @@ export function BundleListPage() {
   const bundles = useBundles();
   const upload = useUploadBundle();
   const remove = useDeleteBundle();
-  const [deleting, setDeleting] = useState<Bundle | null>(null);
   // The input forgets its file, so the same file can be chosen again (after a refusal, say).
   const reset = useRef<() => void>(null);
   const choose = async (file: File | null) => {
@@ -55,9 +54,16 @@ export function BundleListPage() {
                   </Tooltip>
                 </Table.Td>
                 <Table.Td>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete bundle ${b.name} ${b.version}`} onClick={() => setDeleting(b)}>
+                  <ConfirmButton
+                    variant="subtle"
+                    color="red"
+                    size="compact-sm"
+                    aria-label={`Delete bundle ${b.name} ${b.version}`}
+                    question={`Delete bundle ${b.name} ${b.version}?`}
+                    onConfirm={() => remove.mutateAsync(b)}
+                  >
                     <IconTrash size={16} />
-                  </ActionIcon>
+                  </ConfirmButton>
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -66,15 +72,6 @@ export function BundleListPage() {
       ) : (
         <Text c="dimmed">No bundles are uploaded yet.</Text>
       )}
-      <ConfirmModal
-        opened={deleting !== null}
-        question={`Delete bundle ${deleting?.name ?? ''} ${deleting?.version ?? ''}?`}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-          setDeleting(null);
-        }}
-      />
     </Stack>
   );
 }

@@ -1,16 +1,13 @@
-import { type Release } from '@fleetlink/contract';
-import { ActionIcon, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
 import { Link } from 'react-router';
-import { ConfirmModal } from '../../app/forms/ConfirmModal';
+import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { useDeleteRelease, useReleases } from './release-api';
 
 /** /agent/releases (SPEC §2): table Branch, Version, Bundles, Delete ('Delete release {branch} {version}?'), newest version first. */
 export function ReleaseListPage() {
   const releases = useReleases();
   const remove = useDeleteRelease();
-  const [deleting, setDeleting] = useState<Release | null>(null);
   return (
     <Stack>
       <Group justify="flex-end">
@@ -37,9 +34,17 @@ export function ReleaseListPage() {
                 <Table.Td ff="monospace">{r.version}</Table.Td>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.bundles.map((b) => `${b.name} ${b.version}`).join(', ')}</Table.Td>
                 <Table.Td>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete release ${r.branch} ${r.version}`} onClick={() => setDeleting(r)}>
+                  <ConfirmButton
+                    variant="subtle"
+                    color="red"
+                    size="compact-sm"
+                    aria-label={`Delete release ${r.branch} ${r.version}`}
+                    question={`Delete release ${r.branch} ${r.version}?`}
+                    questionTestId="delete-release-question"
+                    onConfirm={() => remove.mutateAsync(r)}
+                  >
                     <IconTrash size={16} />
-                  </ActionIcon>
+                  </ConfirmButton>
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -48,16 +53,6 @@ export function ReleaseListPage() {
       ) : (
         <Text c="dimmed">No releases yet.</Text>
       )}
-      <ConfirmModal
-        opened={deleting !== null}
-        question={`Delete release ${deleting?.branch ?? ''} ${deleting?.version ?? ''}?`}
-        questionTestId="delete-release-question"
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-          setDeleting(null);
-        }}
-      />
     </Stack>
   );
 }

@@ -1,9 +1,8 @@
 import { BUNDLE_UPLOAD_FIELD, bundleListSchema, bundleSchema, releaseListSchema, releaseSchema, type ReleaseBranch, type ReleaseForm } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
 import { z } from 'zod';
 import { useApi } from '../../app/api/useApi';
-import type { UploadState } from '../../app/forms/UploadProgressPanel';
+import { useTrackedUpload } from '../../app/api/useTrackedUpload';
 
 export const releaseKeys = {
   bundles: ['bundles'] as const,
@@ -72,29 +71,15 @@ export function useDeleteBundle() {
 export function useUploadBundle() {
   const api = useApi();
   const client = useQueryClient();
-  const [state, setState] = useState<UploadState | null>(null);
-  const controller = useRef<AbortController | null>(null);
-  const start = async (file: File): Promise<boolean> => {
-    const abort = new AbortController();
-    controller.current = abort;
-    setState({ name: file.name, loaded: 0, total: file.size });
+  const { state, track, cancel } = useTrackedUpload();
+  /** Answers whether the bundle was taken. */
+  const start = (file: File): Promise<boolean> => {
     const form = new FormData();
     form.append(BUNDLE_UPLOAD_FIELD, file);
-    try {
-      await api.upload('/api/bundle', form, {
-        schema: bundleSchema,
-        signal: abort.signal,
-        onProgress: (p) => setState({ name: file.name, loaded: p.loaded, total: p.total || file.size }),
-      });
+    return track(file, async (o) => {
+      await api.upload('/api/bundle', form, { schema: bundleSchema, ...o });
       await client.invalidateQueries({ queryKey: releaseKeys.bundles });
-      return true;
-    } catch {
-      // Told by the toast (or cancelled by the person).
-      return false;
-    } finally {
-      if (controller.current === abort) controller.current = null;
-      setState(null);
-    }
+    });
   };
-  return { state, start, cancel: () => controller.current?.abort() };
+  return { state, start, cancel };
 }

@@ -11,10 +11,9 @@ import {
   UPLOAD_FIELDS,
 } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
 import { openConsoleLink } from '../../../app/api/open-link';
 import { useApi } from '../../../app/api/useApi';
-import type { UploadState } from '../../../app/forms/UploadProgressPanel';
+import { useTrackedUpload } from '../../../app/api/useTrackedUpload';
 import { deviceKeys } from '../device-api';
 import type { FileLocation } from './file-location';
 
@@ -95,7 +94,6 @@ export function useDownloadFile(deviceId: string) {
   });
 }
 
-
 /**
  * Upload (issue 27) into a folder, with the progress of the bytes going to the console and a
  * Cancel; the folder is read again after. A failure is the alert toast, and the busy state ends
@@ -104,29 +102,16 @@ export function useDownloadFile(deviceId: string) {
 export function useUploadFile(deviceId: string) {
   const api = useApi();
   const client = useQueryClient();
-  const [state, setState] = useState<UploadState | null>(null);
-  const controller = useRef<AbortController | null>(null);
+  const { state, track, cancel } = useTrackedUpload();
   const start = async (folder: string, file: File, overwrite: boolean) => {
-    const abort = new AbortController();
-    controller.current = abort;
-    setState({ name: file.name, loaded: 0, total: file.size });
     const form = new FormData();
     form.append(UPLOAD_FIELDS.path, folder);
     if (overwrite) form.append(UPLOAD_FIELDS.overwrite, 'true');
     form.append(UPLOAD_FIELDS.file, file);
-    try {
-      await api.upload(`/api/upload/${encodeURIComponent(deviceId)}`, form, {
-        schema: fileChangeResultSchema,
-        signal: abort.signal,
-        onProgress: (p) => setState({ name: file.name, loaded: p.loaded, total: p.total || file.size }),
-      });
+    await track(file, async (o) => {
+      await api.upload(`/api/upload/${encodeURIComponent(deviceId)}`, form, { schema: fileChangeResultSchema, ...o });
       await client.invalidateQueries({ queryKey: fileKeys.device(deviceId) });
-    } catch {
-      // Told by the toast (or cancelled by the person); nothing else to do.
-    } finally {
-      if (controller.current === abort) controller.current = null;
-      setState(null);
-    }
+    });
   };
-  return { state, start, cancel: () => controller.current?.abort() };
+  return { state, start, cancel };
 }
