@@ -34,9 +34,20 @@ import { SingleFlight } from './enrollment-loop.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
 import type { TunnelClient } from './tunnels/tunnel-client.js';
+import type { Installation } from './update/installation.js';
+import { SelfUpdate } from './update/self-update.js';
 
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = Number(process.env.FLEETLINK_AGENT_MAX_BACKOFF_MS ?? 30_000);
+/** How often an installed agent asks for its release, besides at start and on the `update` command. */
+const UPDATE_CHECK_SECONDS = Number(process.env.FLEETLINK_AGENT_UPDATE_SECONDS ?? 3600);
+
+/** What the installed launcher does for the agent: the folder it runs it from, and the switch to a new bundle. */
+export interface LauncherHandle {
+  installation: Installation;
+  /** Ends the agent with the launcher's update code. */
+  handOver(): Promise<void>;
+}
 
 /**
  * The connected agent: state with a last will, properties, heartbeats and load samples on its own
@@ -57,6 +68,9 @@ export class Agent {
   private readonly monitors = new MonitorWatch();
   /** Loaded with the first tunnel: an agent without tunnels never carries the SSH client. */
   private tunnels?: TunnelClient;
+  /** Only under the installed launcher. */
+  private readonly selfUpdate?: SelfUpdate;
+  private updateChecked = false;
 
   constructor(
     private state: AgentState,
@@ -65,8 +79,13 @@ export class Agent {
     private readonly onRefused?: (current: AgentState) => Promise<AgentState | undefined>,
     /** Restarts the agent process (the `restart` command); absent when nothing would start it again. */
     restart?: () => Promise<void>,
+    launcher?: LauncherHandle,
   ) {
-    this.commands = new CommandRunner(restart);
+    if (launcher) {
+      this.selfUpdate = new SelfUpdate(launcher.installation, () => this.state, () => this.publishProperties(), launcher.handOver);
+    }
+    const selfUpdate = this.selfUpdate;
+    this.commands = new CommandRunner(restart, selfUpdate && (() => selfUpdate.check(true)));
   }
 
   start(): void {
@@ -75,6 +94,18 @@ export class Agent {
     this.timers.push(setInterval(() => this.heartbeat(), heartbeatSeconds * 1000));
     this.timers.push(setInterval(() => this.metrics(), metricsSeconds * 1000));
     this.timers.push(setInterval(() => void this.publishProperties(), Math.max(60, metricsSeconds * 5) * 1000));
+    if (this.selfUpdate) this.timers.push(setInterval(() => void this.checkForUpdate(), UPDATE_CHECK_SECONDS * 1000));
+  }
+
+  /** Self-update on its own (at start, then periodically): a failure is logged and reported, the agent runs on. */
+  private async checkForUpdate() {
+    if (!this.selfUpdate || this.stopped) return;
+    try {
+      const checked = await this.selfUpdate.check();
+      await checked.handOver?.();
+    } catch (err) {
+      log('warn', 'update check failed', { err: (err as Error).message });
+    }
   }
 
   /** Whether the broker has taken the agent's connection. */
@@ -120,8 +151,14 @@ export class Agent {
       log('info', 'connected', { server: messageServer.url });
       client.subscribe(topics.request(this.deviceId), { qos: 1 });
       this.monitors.connected();
+      // A bundle on trial is online now: the launcher keeps it.
+      this.selfUpdate?.online();
       void this.publish(topics.state(this.deviceId), { online: true, time: new Date().toISOString(), serverId: messageServer.id }, true);
       void this.publishProperties();
+      if (!this.updateChecked) {
+        this.updateChecked = true;
+        void this.checkForUpdate();
+      }
     });
     client.on('message', (topic, payload) => void this.onRequest(topic, payload));
     client.on('error', (err) => {
@@ -188,7 +225,7 @@ export class Agent {
   private async publishProperties() {
     if (!this.client?.connected) return;
     const payload: PropertiesPayload = {
-      properties: collectProperties(this.lastLoad),
+      properties: { ...collectProperties(this.lastLoad), ...this.selfUpdate?.properties() },
       addresses: addresses(),
       drives: await drives(),
       monitors: this.monitors.readings,

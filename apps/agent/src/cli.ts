@@ -5,6 +5,7 @@ import type { EnrollmentProof } from './enroll.js';
 import { retryEnrollment, type RetryOptions } from './enrollment-loop.js';
 import { log } from './log.js';
 import { defaultDataDir, StateStore, type AgentState } from './store.js';
+import { Installation } from './update/installation.js';
 import { AGENT_VERSION } from './version.js';
 
 const USAGE = `Usage: fleetlink-agent run --server <console url> --device <id> [--key=<installation key>] [--data-dir <dir>]
@@ -14,7 +15,7 @@ const USAGE = `Usage: fleetlink-agent run --server <console url> --device <id> [
   --device    the device id (Install page)
   --key       the installation key (Install page), joined with = (--key=…) since a key may
               begin with -; needed only for the first run, and
-              after a manager reset the key
+              after a manager reset the key (or FLEETLINK_AGENT_KEY in the environment)
   --data-dir  where the agent keeps its credentials (default ~/.fleetlink-agent/<device id>)
 `;
 
@@ -56,6 +57,8 @@ async function run(argv: string[]) {
     process.stderr.write(USAGE);
     process.exit(2);
   }
+  // The installed launcher passes it in the environment, where `ps` does not show it.
+  values.key ||= process.env.FLEETLINK_AGENT_KEY || undefined;
   const server = values.server.replace(/\/$/, '');
   const store = new StateStore(path.resolve(values['data-dir'] ?? defaultDataDir(values.device)));
   let state = store.load();
@@ -69,7 +72,9 @@ async function run(argv: string[]) {
   }
   let stopping = false;
   const { key } = values;
-  // Set by the launcher that runs this agent and starts it again when it exits with this code.
+  // The installed launcher's folder (launcher/fleetlink-agent): self-update happens only under it.
+  const installation = Installation.fromEnvironment();
+  // Set by the launchers (bin/supervise.mjs, launcher/fleetlink-agent), which start it again when it exits with this code.
   const restartCode = Number(process.env.FLEETLINK_AGENT_RESTART_CODE) || undefined;
   const stopAndExit = async (code: number) => {
     if (stopping) return;
@@ -87,7 +92,8 @@ async function run(argv: string[]) {
     store,
     (current) =>
       enrollUntilDone(server, current.deviceId, { password: current.mqtt.password, key }, store, { onRefusal: 'retry', stopped: () => stopping || agent.connected }),
-    restartCode && process.send ? () => stopAndExit(restartCode) : undefined,
+    restartCode ? () => stopAndExit(restartCode) : undefined,
+    installation && { installation, handOver: () => stopAndExit(installation.updateCode) },
   );
   agent.start();
   log('info', 'agent running', { version: AGENT_VERSION, device: state.deviceId, pid: process.pid });

@@ -20,4 +20,5 @@ export * from './http/tunnels.js';
 export * from './http/proxy.js';
 export * from './http/audit.js';
 export * from './http/releases.js';
+export * from './http/agent-update.js';
 export * from './mqtt/index.js';

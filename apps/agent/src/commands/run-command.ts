@@ -3,6 +3,7 @@ import { drives } from '../collectors/drives.js';
 import { listFolder } from '../files/list-folder.js';
 import { execute } from './execute.js';
 import { Refused } from '../refused.js';
+import type { UpdateCheck } from '../update/self-update.js';
 
 
 /** At most this many `execute` commands at once: each holds a process tree and its output. */
@@ -15,13 +16,15 @@ export interface CommandDone {
   after?: () => Promise<void>;
 }
 
-/** The commands of the Command page (SPEC §2): execute, ping, restart; and `file`, the Storage page's listing. */
+/** The commands of the Command page (SPEC §2): execute, ping, restart, update; and `file`, the Storage page's listing. */
 export class CommandRunner {
   private runningCount = 0;
 
   constructor(
     /** Restarts the agent process; absent when nothing would start it again. */
     private readonly restart?: () => Promise<void>,
+    /** Updates to the device's release (self-update); absent without the installed launcher. */
+    private readonly update?: () => Promise<UpdateCheck>,
   ) {}
 
   async run(request: CommandRequest): Promise<CommandDone> {
@@ -38,6 +41,11 @@ export class CommandRunner {
         const restart = this.restart;
         if (!restart) throw new Refused('This agent was started without its launcher, so it cannot restart itself.');
         return { output: answer('The agent restarts now.\n'), after: restart };
+      }
+      case CommandName.Update: {
+        if (!this.update) throw new Refused('This agent runs without its installed launcher, so it cannot update itself: install it from the Install page.');
+        const checked = await this.update();
+        return { output: answer(`${checked.message}\n`), after: checked.handOver };
       }
       default:
         throw new Refused(`Unknown command '${request.name}'`);

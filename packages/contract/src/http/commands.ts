@@ -31,7 +31,7 @@ export const commandAnswerSchema = z.union([commandOutputSchema, fileListingSche
 export type CommandAnswer = z.infer<typeof commandAnswerSchema>;
 
 /** The commands the agent knows (any other name gets "Unknown command 'x'" from the agent). */
-export const CommandName = { Execute: 'execute', Ping: 'ping', Restart: 'restart' } as const;
+export const CommandName = { Execute: 'execute', Ping: 'ping', Restart: 'restart', Update: 'update' } as const;
 
 export const COMMAND_TIMEOUT_DEFAULT_SECONDS = 30;
 export const COMMAND_TIMEOUT_MAX_SECONDS = 300;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type DeviceBranch } from '../forms/device-form.js';
 import { messages, requiredText } from '../forms/messages.js';
+import { releaseStandingSchema } from './agent-update.js';
 
 /**
  * Agent bundles and releases (SPEC §2 /agent, §3 Bundle and Release, §5 Release, §7 Bundles and
@@ -110,6 +111,8 @@ export const releaseSchema = z.object({
   notes: z.string().nullable(),
   bundles: z.array(z.object({ name: z.string(), version: z.string() })),
   createdAt: z.string(),
+  /** Where it stands on devices (issue 32); in the list only. */
+  devices: releaseStandingSchema.optional(),
 });
 export type Release = z.infer<typeof releaseSchema>;
 export const releaseListSchema = z.array(releaseSchema);
@@ -142,4 +145,6 @@ export const releaseRoutes = {
   createRelease: { method: 'POST', path: '/api/release', role: 'ADMIN' },
   deleteRelease: { method: 'DELETE', path: '/api/release/:branch/:version', role: 'ADMIN' },
   agentRelease: { method: 'GET', path: '/api/agent/release' },
+  /** A bundle of a release the device's branch follows, for the device's own agent (HTTP Basic). */
+  agentBundle: { method: 'GET', path: '/api/agent/bundle/:name/:version' },
 } as const;

@@ -75,14 +75,18 @@ export function spawnAgent(args: { server: string; device: string; key?: string;
   const argv = [AGENT_BIN, 'run', '--server', args.server, '--device', args.device, '--data-dir', args.dataDir];
   if (args.key) argv.push(`--key=${args.key}`); // a key may begin with '-'
   const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
+  return launched(child, () => childPids(child.pid!)[0]);
+}
+
+/** An agent's launcher process as tests hold it: its output, the agent under it (`agentPid`), and how to end it. */
+export function launched(child: ChildProcess, agentPid: () => number | undefined): AgentProcess {
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const workerPid = () => waitFor(() => childPids(child.pid!)[0], 10_000, 'the agent process under its launcher');
   return {
     child,
     output: () => out,
-    workerPid,
+    workerPid: () => waitFor(agentPid, 10_000, 'the agent process under its launcher'),
     kill: (signal = 'SIGKILL') =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

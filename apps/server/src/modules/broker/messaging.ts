@@ -117,7 +117,8 @@ export async function startMessaging(o: {
   const blobSweeper = new BlobSweeper({ repo: transfersRepo, blobs, log });
   blobSweeper.start(env.BLOB_SWEEP_SECONDS * 1000);
   const releasesRepo = new ReleasesRepository(db);
-  const bundles = new BundlesService({ repo: releasesRepo, store: await openBlobStore(env, 'bundles'), audit, maxBytes: env.BUNDLE_MAX_BYTES });
+  const bundleStore = await openBlobStore(env, 'bundles');
+  const bundles = new BundlesService({ repo: releasesRepo, store: bundleStore, audit, maxBytes: env.BUNDLE_MAX_BYTES });
   const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
   return {
     hub,
@@ -143,7 +144,7 @@ export async function startMessaging(o: {
     blobSweeper,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     bundles,
-    releases: new ReleasesService({ repo: releasesRepo, audit, credentials }),
+    releases: new ReleasesService({ repo: releasesRepo, audit, credentials, store: bundleStore }),
     bundleMaxBytes: env.BUNDLE_MAX_BYTES,
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,

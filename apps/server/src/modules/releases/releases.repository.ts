@@ -1,5 +1,5 @@
-import type { Bundle, DeviceBranch, Release, ReleaseBranch } from '@fleetlink/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { AgentProperty, type Bundle, type DeviceBranch, type Release, type ReleaseBranch } from '@fleetlink/contract';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { bundles, devices, releaseBundles, releases } from '../../db/schema/index.js';
 
@@ -14,6 +14,14 @@ const bundleColumns = { id: bundles.id, name: bundles.name, version: bundles.ver
 export interface ReleaseRecord extends Omit<Release, 'createdAt' | 'bundles'> {
   createdAt: Date;
   bundles: { name: string; version: string; sha256: string; size: number }[];
+}
+
+/** A device's branch and what its agent reported of its code (SPEC §3 properties). */
+export interface DeviceAgent {
+  branch: DeviceBranch;
+  bundleVersion: string | null;
+  updateVersion: string | null;
+  updateStatus: string | null;
 }
 
 /** The SQL of bundles and releases. Version order (semver) is the service's: SQL sorts text. */
@@ -79,6 +87,20 @@ export class ReleasesRepository {
   async deviceBranch(deviceId: string): Promise<DeviceBranch | undefined> {
     const [row] = await this.db.select({ branch: devices.branch }).from(devices).where(eq(devices.id, deviceId));
     return row?.branch;
+  }
+
+  /** What every device whose agent has reported says of its code: the releases page counts them. */
+  async deviceAgents(): Promise<DeviceAgent[]> {
+    const prop = (key: string) => sql<string | null>`${devices.properties} ->> ${key}`;
+    return this.db
+      .select({
+        branch: devices.branch,
+        bundleVersion: prop(AgentProperty.BundleVersion),
+        updateVersion: prop(AgentProperty.UpdateBundleVersion),
+        updateStatus: prop(AgentProperty.UpdateStatus),
+      })
+      .from(devices)
+      .where(isNotNull(devices.properties));
   }
 
   /** Answers whether there was such a release. */

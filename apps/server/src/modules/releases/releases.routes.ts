@@ -86,4 +86,15 @@ export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; re
     },
     (req) => releases.forAgent(req.headers.authorization),
   );
+  app.get(
+    path(releaseRoutes.agentBundle),
+    {
+      config: { public: true },
+      schema: { tags, summary: "A bundle of the agent's device's releases (device account, HTTP Basic)", security: [{ deviceBasic: [] }], params: bundleParamsSchema },
+    },
+    async (req, reply) => {
+      const bundle = await releases.bundleForAgent(req.headers.authorization, req.params.name, req.params.version);
+      return reply.type('application/gzip').header('content-length', bundle.size).header('cache-control', 'no-store').send(bundle.stream);
+    },
+  );
 };

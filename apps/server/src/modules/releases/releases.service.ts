@@ -1,10 +1,13 @@
 import { basicCredentials } from '@fleetlink/contract/basic-credentials';
+import type { Readable } from 'node:stream';
 import { AuditKind, ErrorCode, releaseBranchesFor, type AgentRelease, type Release, type ReleaseBranch, type ReleaseForm } from '@fleetlink/contract';
 import { rcompare } from 'semver';
 import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { DeviceCredentials } from '../enrollment/credentials.js';
+import type { BlobStore } from '../transfers/blobs/blob-store.js';
+import { releaseStandings } from './release-standing.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../organizations/unique-violation.js';
 import type { ReleaseRecord, ReleasesRepository } from './releases.repository.js';
 
@@ -12,6 +15,8 @@ export interface ReleasesDeps {
   repo: ReleasesRepository;
   audit: AuditTrail;
   credentials: Pick<DeviceCredentials, 'verify'>;
+  /** The bundle store, which agents download their bundles from. */
+  store: BlobStore;
 }
 
 /** Newest version first (semver: 1.10.0 after 1.9.0, 2.0.0-rc.1 before 2.0.0); a tie goes to the later one. */
@@ -32,9 +37,12 @@ const toRelease = (r: ReleaseRecord): Release => ({
 export class ReleasesService {
   constructor(private readonly deps: ReleasesDeps) {}
 
-  /** All releases, newest version first (SPEC hint: releases are sorted by version). */
+  /** All releases, newest version first (SPEC hint: releases are sorted by version), each with where it stands on devices. */
   async list(): Promise<Release[]> {
-    return (await this.deps.repo.releases()).sort(newestFirst).map(toRelease);
+    const [records, devices] = await Promise.all([this.deps.repo.releases(), this.deps.repo.deviceAgents()]);
+    const sorted = records.sort(newestFirst);
+    const standings = releaseStandings(sorted, devices);
+    return sorted.map((r, i) => ({ ...toRelease(r), devices: standings[i] }));
   }
 
   async create(p: Principal, form: ReleaseForm): Promise<Release> {
@@ -71,12 +79,32 @@ export class ReleasesService {
    * (HTTP Basic), so it can learn only its own.
    */
   async forAgent(authorization: string | undefined): Promise<AgentRelease> {
+    const [newest] = (await this.releasesOf(authorization, 'asks for its release')).sort(newestFirst);
+    return { release: newest ? { branch: newest.branch, version: newest.version, bundles: newest.bundles } : null };
+  }
+
+  /**
+   * `GET /api/agent/bundle/{name}/{version}`: a bundle's bytes, for a device whose branch follows a
+   * release that holds it (not only the newest: a device may be sent back to an older one).
+   */
+  async bundleForAgent(authorization: string | undefined, name: string, version: string): Promise<{ stream: Readable; size: number }> {
+    const releases = await this.releasesOf(authorization, 'downloads its bundle');
+    if (!releases.some((r) => r.bundles.some((b) => b.name === name && b.version === version))) {
+      throw notFound(`No release of this device's branch holds the bundle ${name} ${version}.`);
+    }
+    const bundle = await this.deps.repo.bundle(name, version);
+    const blob = bundle && (await this.deps.store.read(bundle.id));
+    if (!bundle || !blob) throw notFound(`The bundle ${name} ${version} was just deleted.`);
+    return { stream: blob.stream, size: bundle.size };
+  }
+
+  /** The releases of the branches the calling device follows; the device signs in with its own MQTT account (HTTP Basic). */
+  private async releasesOf(authorization: string | undefined, what: string): Promise<ReleaseRecord[]> {
     const auth = basicCredentials(authorization);
     const deviceId = auth && (await this.deps.credentials.verify(auth.username, auth.password));
-    if (!deviceId) throw new AppError(401, ErrorCode.Unauthenticated, "An agent asks for its release with its device's account (HTTP Basic).");
+    if (!deviceId) throw new AppError(401, ErrorCode.Unauthenticated, `An agent ${what} with its device's account (HTTP Basic).`);
     const branch = await this.deps.repo.deviceBranch(deviceId);
     if (!branch) throw notFound('The device was deleted.');
-    const [newest] = (await this.deps.repo.releases(releaseBranchesFor[branch])).sort(newestFirst);
-    return { release: newest ? { branch: newest.branch, version: newest.version, bundles: newest.bundles } : null };
+    return this.deps.repo.releases(releaseBranchesFor[branch]);
   }
 }

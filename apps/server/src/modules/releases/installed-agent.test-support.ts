@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { extract } from 'tar';
+import { childPids, launched, type AgentProcess } from '../broker/broker.test-support.js';
+
+/**
+ * An installation folder as the installer lays it out (launcher/fleetlink-agent's header): the
+ * bundle unpacked into bundles/{version}, its shell launcher beside them, `current` naming it.
+ */
+export async function installBundle(home: string, bundleFile: string, version: string): Promise<void> {
+  const dir = path.join(home, 'bundles', version);
+  mkdirSync(dir, { recursive: true });
+  await extract({ file: bundleFile, cwd: dir });
+  copyFileSync(path.join(dir, 'launcher', 'fleetlink-agent'), path.join(home, 'fleetlink-agent'));
+  writeFileSync(path.join(home, 'current'), `${version}\n`);
+}
+
+/** The node process the launcher runs now (not its trial watchdog). */
+function agentPid(launcher: number): number | undefined {
+  return childPids(launcher).find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('cli.mjs');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Runs an installation's launcher (sh) as the service unit would, with the key in the environment. */
+export function runInstalled(home: string, args: { server: string; device: string; key?: string; env?: Record<string, string> }): AgentProcess {
+  const child = spawn('sh', [path.join(home, 'fleetlink-agent'), 'run', '--server', args.server, '--device', args.device], {
+    env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: '1000', FLEETLINK_KEY: args.key ?? '', FLEETLINK_NODE: process.execPath, ...args.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return launched(child, () => agentPid(child.pid!));
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * Self-update (issue 32): the installed agent is a launcher (a shell script) plus bundles; it runs
+ * the agent bundle of its device's release, and reports where it stands in its properties.
+ */
+
+/** The bundle that is the agent itself (its manifest's name): the one an agent installs for itself. */
+export const AGENT_BUNDLE_NAME = 'fleetlink-agent';
+
+/** The agent's property keys about its code (SPEC §3), and the two that say how an update went. */
+export const AgentProperty = {
+  /** The bundle version running now. */
+  BundleVersion: 'agent.bundle.version',
+  /** The launcher's version ('-' when the agent runs without the installed launcher: no self-update). */
+  LauncherVersion: 'agent.launcher.version',
+  /** The bundle version the device's release wants: the one running, or the one it updates to or failed to. */
+  UpdateBundleVersion: 'update.bundle.version',
+  /** CURRENT, UPDATING or FAILED (rolled back, or refused before it ran); absent without self-update. */
+  UpdateStatus: 'update.status',
+  /** Why the last update failed, while update.status is FAILED. */
+  UpdateError: 'update.error',
+} as const;
+
+export const updateStatuses = ['CURRENT', 'UPDATING', 'FAILED'] as const;
+export type UpdateStatus = (typeof updateStatuses)[number];
+
+/** Where one release stands on the devices that follow its branch (the releases page). */
+export const releaseStandingSchema = z.object({
+  /** Devices running its agent bundle. */
+  running: z.number().int(),
+  /** Devices for which it is the newest release, downloading or trying its bundle. */
+  updating: z.number().int(),
+  /** Devices for which it is the newest release, whose update to it failed (rolled back). */
+  failed: z.number().int(),
+  /** Devices for which it is the newest release, that have not started on it yet (offline, or not asked yet). */
+  waiting: z.number().int(),
+});
+export type ReleaseStanding = z.infer<typeof releaseStandingSchema>;
