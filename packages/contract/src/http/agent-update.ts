@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceIdParamsSchema } from './devices.js';
 
 /**
  * Self-update (issue 32): the installed agent is a launcher (a shell script) plus bundles; it runs
@@ -37,3 +38,31 @@ export const releaseStandingSchema = z.object({
   waiting: z.number().int(),
 });
 export type ReleaseStanding = z.infer<typeof releaseStandingSchema>;
+
+/** What the Install page offers (issue 32): built by the console from the release's agent bundle. */
+export const agentDownloadKinds = ['installer', 'portable'] as const;
+export type AgentDownloadKind = (typeof agentDownloadKinds)[number];
+
+export const agentDownloadSchema = z.object({
+  kind: z.enum(agentDownloadKinds),
+  /** The file name it is saved under. */
+  name: z.string(),
+  /** Its real size in bytes (SPEC §9: shown in base-1024 units). */
+  size: z.number().int(),
+});
+export type AgentDownload = z.infer<typeof agentDownloadSchema>;
+
+/** The downloads of one device: its branch's release and what is built from it; `release` null while there is none. */
+export const agentDownloadsSchema = z.object({
+  release: z.object({ branch: z.string(), version: z.string(), bundleVersion: z.string() }).nullable(),
+  downloads: z.array(agentDownloadSchema),
+});
+export type AgentDownloads = z.infer<typeof agentDownloadsSchema>;
+
+export const agentDownloadParamsSchema = deviceIdParamsSchema.extend({ kind: z.enum(agentDownloadKinds, { error: `The download is one of ${agentDownloadKinds.join(', ')}.` }) });
+
+/** The Install page's downloads (a member of the device's organization; the files hold no secret). */
+export const agentDownloadRoutes = {
+  list: { method: 'GET', path: '/api/device/:id/agent-downloads' },
+  file: { method: 'GET', path: '/api/device/:id/agent-download/:kind' },
+} as const;

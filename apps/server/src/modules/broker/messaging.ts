@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Database } from '../../db/client.js';
 import type { Env } from '../../env.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
@@ -10,6 +11,7 @@ import { EnrollmentRepository } from '../enrollment/enrollment.repository.js';
 import { EnrollmentService } from '../enrollment/enrollment.service.js';
 import { MembershipRepository } from '../organizations/membership.repository.js';
 import { OrganizationPolicy } from '../organizations/organization.policy.js';
+import { AgentDownloadsService } from '../releases/agent-downloads.service.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { ServersService } from '../servers/servers.service.js';
 import { DriveScanService } from '../files/drive-scan.service.js';
@@ -54,6 +56,7 @@ export interface Messaging {
   uploadMaxBytes: number;
   bundles: BundlesService;
   releases: ReleasesService;
+  agentDownloads: AgentDownloadsService;
   bundleMaxBytes: number;
   telemetry: TelemetryRepository;
   enrollPerMinute: number;
@@ -145,6 +148,7 @@ export async function startMessaging(o: {
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     bundles,
     releases: new ReleasesService({ repo: releasesRepo, audit, credentials, store: bundleStore }),
+    agentDownloads: new AgentDownloadsService({ repo: releasesRepo, store: bundleStore, policy, cacheDir: path.resolve(env.DATA_DIR, 'agent-downloads') }),
     bundleMaxBytes: env.BUNDLE_MAX_BYTES,
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,

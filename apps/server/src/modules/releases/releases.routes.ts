@@ -1,6 +1,10 @@
 import multipart from '@fastify/multipart';
 import {
+  agentDownloadParamsSchema,
+  agentDownloadRoutes,
+  agentDownloadsSchema,
   agentReleaseSchema,
+  deviceIdParamsSchema,
   bundleListSchema,
   bundleNameParamsSchema,
   bundleParamsSchema,
@@ -17,6 +21,8 @@ import { z } from 'zod';
 import type { UploadPart } from '../transfers/transfers.service.js';
 import { bundleTooLarge, type BundlesService } from './bundles.service.js';
 import type { ReleasesService } from './releases.service.js';
+import type { AgentDownloadsService } from './agent-downloads.service.js';
+import { attachment } from '../transfers/http-file-names.js';
 
 const admin = { roles: [RealmRole.Admin] };
 const tags = ['releases'];
@@ -25,9 +31,9 @@ const path = (route: { path: string }) => route.path.replace(/^\/api/, '');
 const FORM_OVERHEAD = 64 * 1024;
 
 /** SPEC §7 Bundles and releases (realm ADMIN), and the agents' `GET /api/agent/release`. */
-export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; releases: ReleasesService; bundleMaxBytes: number }> = async (
+export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; releases: ReleasesService; downloads: AgentDownloadsService; bundleMaxBytes: number }> = async (
   app,
-  { bundles, releases, bundleMaxBytes },
+  { bundles, releases, downloads, bundleMaxBytes },
 ) => {
   app.get(path(releaseRoutes.bundles), { config: admin, schema: { tags, summary: 'Uploaded agent bundles', response: { 200: bundleListSchema } } }, () => bundles.list());
   app.get(path(releaseRoutes.bundleNames), { config: admin, schema: { tags, summary: 'Names of the uploaded bundles', response: { 200: z.array(z.string()) } } }, () =>
@@ -95,6 +101,26 @@ export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; re
     async (req, reply) => {
       const bundle = await releases.bundleForAgent(req.headers.authorization, req.params.name, req.params.version);
       return reply.type('application/gzip').header('content-length', bundle.size).header('cache-control', 'no-store').send(bundle.stream);
+    },
+  );
+
+  // The Install page's downloads: any member of the device's organization (they hold no secret).
+  app.get(
+    path(agentDownloadRoutes.list),
+    { schema: { tags, summary: "The agent downloads of the device's release, with their sizes", params: deviceIdParamsSchema, response: { 200: agentDownloadsSchema } } },
+    (req) => downloads.list(req.principal, req.params.id),
+  );
+  app.get(
+    path(agentDownloadRoutes.file),
+    { schema: { tags, summary: 'Download the Linux installer or the portable archive', params: agentDownloadParamsSchema } },
+    async (req, reply) => {
+      const file = await downloads.file(req.principal, req.params.id, req.params.kind);
+      return reply
+        .type(req.params.kind === 'installer' ? 'text/x-shellscript' : 'application/gzip')
+        .header('content-length', file.size)
+        .header('content-disposition', attachment(file.name))
+        .header('cache-control', 'no-store')
+        .send(file.stream);
     },
   );
 };

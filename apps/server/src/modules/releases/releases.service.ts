@@ -20,7 +20,7 @@ export interface ReleasesDeps {
 }
 
 /** Newest version first (semver: 1.10.0 after 1.9.0, 2.0.0-rc.1 before 2.0.0); a tie goes to the later one. */
-const newestFirst = (a: ReleaseRecord, b: ReleaseRecord) => rcompare(a.version, b.version) || b.createdAt.getTime() - a.createdAt.getTime();
+export const newestFirst = (a: ReleaseRecord, b: ReleaseRecord) => rcompare(a.version, b.version) || b.createdAt.getTime() - a.createdAt.getTime();
 
 const toRelease = (r: ReleaseRecord): Release => ({
   branch: r.branch,
