@@ -21,6 +21,17 @@ const root = path.resolve(import.meta.dirname, '../..');
  * a fresh folder) as a child process on a free port, and waits until it says it is listening.
  */
 export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
+  // A free port can be taken by another suite's process before the console binds it: try new ones.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnce(extraEnv);
+    } catch (err) {
+      if (attempt >= 3 || !/already in use/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startStackOnce(extraEnv: Record<string, string>): Promise<Stack> {
   const port = await freePort();
   const mqttPort = await freePort();
   const tunnelSshPort = await freePort();
@@ -32,7 +43,12 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = `http://localhost:${port}`;
-  await waitForStart(child);
+  try {
+    await waitForStart(child);
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     url,
     mqttPort,

@@ -57,8 +57,10 @@ async function run(argv: string[]) {
     process.stderr.write(USAGE);
     process.exit(2);
   }
-  // The installed launcher passes it in the environment, where `ps` does not show it.
+  // The installed launcher passes it in the environment, where `ps` does not show it; the commands
+  // the agent runs do not inherit it.
   values.key ||= process.env.FLEETLINK_AGENT_KEY || undefined;
+  delete process.env.FLEETLINK_AGENT_KEY;
   const server = values.server.replace(/\/$/, '');
   const store = new StateStore(path.resolve(values['data-dir'] ?? defaultDataDir(values.device)));
   let state = store.load();

@@ -114,9 +114,27 @@ export function createApiClient(options: ApiClientOptions) {
     return answer('POST', url, res.status, res.status === 204 ? undefined : parseBody(res.text, res.contentType), o.schema, options.onError);
   }
 
+  /** A file's bytes, for a download the page saves itself: with the bearer token, errors as for `request`. */
+  async function blob(url: string, { quiet }: { quiet?: boolean } = {}): Promise<Blob> {
+    const onError = quiet ? () => {} : options.onError;
+    const headers = new Headers();
+    const token = await tokenFor(url);
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    let response: Response;
+    try {
+      response = await doFetch(url, { headers });
+    } catch (error) {
+      onError(GENERIC_ERROR_MESSAGE);
+      throw error;
+    }
+    if (!response.ok) return answer('GET', url, response.status, await readBody(response), undefined, onError);
+    return response.blob();
+  }
+
   return {
     request,
     upload,
+    blob,
     get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal) => request<T>(url, { schema, signal }),
     post: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'POST', body, schema }),
     put: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'PUT', body, schema }),

@@ -1,4 +1,5 @@
-import { Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Loader, Stack, Table, Text, Tooltip } from '@mantine/core';
+import type { ReleaseStanding } from '@fleetlink/contract';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
@@ -24,6 +25,11 @@ export function ReleaseListPage() {
               <Table.Th>Branch</Table.Th>
               <Table.Th>Version</Table.Th>
               <Table.Th>Bundles</Table.Th>
+              <Table.Th>
+                <Tooltip label="Devices that run its agent bundle / update to it / failed and rolled back / still wait for it" withArrow multiline w={260}>
+                  <span>Devices</span>
+                </Tooltip>
+              </Table.Th>
               <Table.Th w={1}>Delete</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -33,6 +39,7 @@ export function ReleaseListPage() {
                 <Table.Td>{r.branch}</Table.Td>
                 <Table.Td ff="monospace">{r.version}</Table.Td>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.bundles.map((b) => `${b.name} ${b.version}`).join(', ')}</Table.Td>
+                <Table.Td data-testid="release-devices">{r.devices ? <Standing devices={r.devices} /> : null}</Table.Td>
                 <Table.Td>
                   <ConfirmButton
                     variant="subtle"
@@ -54,5 +61,25 @@ export function ReleaseListPage() {
         <Text c="dimmed">No releases yet.</Text>
       )}
     </Stack>
+  );
+}
+
+/** Where a release stands on devices (issue 32): the counts that are not zero, each in words. */
+function Standing({ devices }: { devices: ReleaseStanding }) {
+  const parts = [
+    { n: devices.running, label: 'running', color: 'teal' },
+    { n: devices.updating, label: 'updating', color: 'blue' },
+    { n: devices.failed, label: 'failed', color: 'red' },
+    { n: devices.waiting, label: 'waiting', color: 'gray' },
+  ].filter((p) => p.n > 0);
+  if (!parts.length) return <Text size="sm" c="dimmed">none</Text>;
+  return (
+    <Group gap={4}>
+      {parts.map((p) => (
+        <Badge key={p.label} variant="light" color={p.color} tt="none">
+          {p.n} {p.label}
+        </Badge>
+      ))}
+    </Group>
   );
 }

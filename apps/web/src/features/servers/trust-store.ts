@@ -1,3 +1,5 @@
+import { saveFile } from '../../app/api/save-file';
+
 /** Reads a file as base64 (the trust store is kept that way, SPEC §5). */
 export function fileToBase64(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -14,10 +16,5 @@ export function fileToBase64(file: Blob): Promise<string> {
 /** Lets the browser save the stored trust store as a file again. */
 export function downloadBase64(b64: string, filename: string) {
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(new Blob([bytes], { type: 'application/octet-stream' }), filename);
 }

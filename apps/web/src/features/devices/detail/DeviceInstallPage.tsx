@@ -6,7 +6,8 @@ import { ConfirmButton } from '../../../app/forms/ConfirmButton';
 import { formatDateTime } from '../../../app/format/date-format';
 import { useResetInstallationKey } from '../device-api';
 import { useCurrentDevice } from './DeviceLayout';
-import { AGENT_BIN, agentCommand, maskedAgentCommand, maskSecret } from './agent-command';
+import { AGENT_BIN, agentCommand, installerCommand, maskedAgentCommand, maskSecret } from './agent-command';
+import { AgentDownloadsCard } from './AgentDownloadsCard';
 
 /** SPEC §9: copy-icon feedback lasts 1 s. */
 export const COPY_FEEDBACK_MS = 1000;
@@ -54,31 +55,35 @@ function VisibilityToggle({ visible, onToggle, what }: { visible: boolean; onTog
   );
 }
 
-/**
- * The command that enrolls and runs the agent for this device. It contains the installation key,
- * so the key is masked on screen until shown; the copy button always copies the real command.
- */
-function AgentCommandCard({ deviceId, installationKey, keyUsed }: { deviceId: string; installationKey: string; keyUsed: boolean }) {
+/** A command holding the installation key: masked until shown; the copy button always copies the real command. */
+function SecretCommand({ command, masked, testId }: { command: string; masked: string; testId: string }) {
   const [visible, setVisible] = useState(false);
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start" style={{ flex: 1 }}>
+      <Code block style={{ flex: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid={testId}>
+        {visible ? command : masked}
+      </Code>
+      <VisibilityToggle visible={visible} onToggle={() => setVisible((v) => !v)} what="command" />
+      <Copy value={command} label="command" />
+    </Group>
+  );
+}
+
+/** The command that enrolls and runs the agent for this device from a checkout of this repository. */
+function AgentCommandCard({ deviceId, installationKey, keyUsed }: { deviceId: string; installationKey: string; keyUsed: boolean }) {
   const input = { consoleUrl: window.location.origin, deviceId, installationKey };
-  const command = agentCommand(input);
   return (
     <Card withBorder radius="md" data-testid="install-command-card">
       <Title order={4} mb="sm">
-        Run the agent
+        Run the agent from a checkout
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
         Run this on the device (Node.js 20.19 or newer). The first run enrolls with the installation key and stores the device’s own
         credentials; later runs need no key. Add <Code>--data-dir &lt;dir&gt;</Code> to choose where they are kept (default{' '}
-        <Code>~/.fleetlink-agent/&lt;device id&gt;</Code>).
+        <Code>~/.fleetlink-agent/&lt;device id&gt;</Code>). This runs the agent of the checkout as it is; to install the agent as a service
+        that updates itself to its branch’s releases, use the installer under Downloads.
       </Text>
-      <Group gap="xs" wrap="nowrap" align="flex-start">
-        <Code block style={{ flex: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="install-command">
-          {visible ? command : maskedAgentCommand(input)}
-        </Code>
-        <VisibilityToggle visible={visible} onToggle={() => setVisible((v) => !v)} what="command" />
-        <Copy value={command} label="command" />
-      </Group>
+      <SecretCommand command={agentCommand(input)} masked={maskedAgentCommand(input)} testId="install-command" />
       {keyUsed ? (
         <Text size="sm" c="orange.8" mt="xs" data-testid="install-command-key-used">
           Its key has enrolled the device’s agent already: this command enrolls another machine only after the key is reset (below).
@@ -146,12 +151,29 @@ function KeyState({ device }: { device: Device }) {
   );
 }
 
-/** /devices/{id}/install: what the agent needs to enroll, the command to run it, and the downloads (SPEC §2). */
+/** /devices/{id}/install: the downloads (SPEC §2) with the installer's command, what the agent needs to enroll, and the command to run it from a checkout. */
 export function DeviceInstallPage() {
   const device = useCurrentDevice();
   const key = device.installationId;
   return (
     <Stack>
+      <AgentDownloadsCard
+        deviceId={device.id}
+        installCommand={
+          key !== null
+            ? (installer) => {
+                const input = { consoleUrl: window.location.origin, deviceId: device.id, installationKey: key };
+                return (
+                  <SecretCommand
+                    command={installerCommand(input, installer)}
+                    masked={installerCommand({ ...input, installationKey: maskSecret(key) }, installer)}
+                    testId="install-installer-command"
+                  />
+                );
+              }
+            : undefined
+        }
+      />
       {key !== null ? (
         <AgentCommandCard deviceId={device.id} installationKey={key} keyUsed={device.installationKeyUsedAt !== null} />
       ) : (
@@ -178,14 +200,6 @@ export function DeviceInstallPage() {
           {key !== null ? <SecretField label="Installation key" value={key} /> : <KeyForManagersOnly organization={device.organization.name} />}
         </Stack>
         {key !== null ? <KeyState device={device} /> : null}
-      </Card>
-      <Card withBorder radius="md">
-        <Title order={4} mb="sm">
-          Downloads
-        </Title>
-        <Text size="sm" c="dimmed" data-testid="install-downloads">
-          No agent downloads are available yet. Installers appear here once an agent release has been published.
-        </Text>
       </Card>
     </Stack>
   );

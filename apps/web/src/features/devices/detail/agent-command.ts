@@ -16,6 +16,14 @@ export function agentCommand({ consoleUrl, deviceId, installationKey }: AgentCom
   return `npx ${AGENT_BIN} run --server ${consoleUrl.replace(/\/+$/, '')} --device ${deviceId} --key=${installationKey}`;
 }
 
+/**
+ * The command that installs the agent from the Linux installer (issue 32): run as root where the
+ * installer was saved; it writes the systemd unit and starts the agent.
+ */
+export function installerCommand({ consoleUrl, deviceId, installationKey }: AgentCommandInput, installer: string): string {
+  return `sudo sh ${installer} --server ${consoleUrl.replace(/\/+$/, '')} --device ${deviceId} --key=${installationKey}`;
+}
+
 /** The same command with the key masked, for showing it while the key is hidden. */
 export function maskedAgentCommand(input: AgentCommandInput): string {
   return agentCommand({ ...input, installationKey: maskSecret(input.installationKey) });

@@ -1,4 +1,4 @@
-import { deviceBranchLabel, type DeviceDrive } from '@fleetlink/contract';
+import { AgentProperty, deviceBranchLabel, type DeviceDrive } from '@fleetlink/contract';
 import { Anchor, Group, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -115,9 +115,9 @@ export function DeviceSummaryPage() {
       <SummaryCard
         title="Agent"
         rows={[
-          ['Bundle', prop('agent.bundle.version')],
-          ['Launcher', prop('agent.launcher.version')],
-          ['Update bundle', prop('update.bundle.version')],
+          ['Bundle', prop(AgentProperty.BundleVersion)],
+          ['Launcher', prop(AgentProperty.LauncherVersion)],
+          ['Update bundle', updateBundle(prop)],
           ['Java', [prop('java.name'), prop('java.version')].filter(Boolean).join(' ') || undefined],
           ['Working dir', prop('user.dir')],
           ['Java home', prop('java.home')],
@@ -151,3 +151,12 @@ export function DeviceSummaryPage() {
   );
 }
 
+/** The update bundle's version, and how its update stands (issue 32): as text, since the agent wrote it. */
+function updateBundle(prop: (key: string) => string | undefined): string | undefined {
+  const version = prop(AgentProperty.UpdateBundleVersion);
+  const status = prop(AgentProperty.UpdateStatus);
+  if (!version) return undefined;
+  if (status === 'UPDATING') return `${version} (updating)`;
+  if (status === 'FAILED') return `${version} (failed: ${prop(AgentProperty.UpdateError) ?? 'no reason given'})`;
+  return version;
+}

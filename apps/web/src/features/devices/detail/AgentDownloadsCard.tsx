@@ -1,0 +1,78 @@
+import { Button, Card, Code, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { formatBytes, type AgentDownload, type AgentDownloadKind } from '@fleetlink/contract';
+import { IconDownload } from '@tabler/icons-react';
+import { useAgentDownloads, useSaveAgentDownload } from './agent-downloads-api';
+
+const kindLabel: Record<AgentDownloadKind, string> = {
+  installer: 'Linux installer (shell script)',
+  portable: 'Portable archive (.tar.gz, runs where it is unpacked)',
+};
+
+/**
+ * SPEC §2 Install downloads (issue 32): what the console really built from the device's release,
+ * with each file's real size in base-1024 units; and, through `installCommand`, how to run the installer.
+ */
+export function AgentDownloadsCard({ deviceId, installCommand }: { deviceId: string; installCommand?: (installer: string) => React.ReactNode }) {
+  const downloads = useAgentDownloads(deviceId);
+  const save = useSaveAgentDownload(deviceId);
+  const installer = downloads.data?.downloads.find((d) => d.kind === 'installer');
+  return (
+    <Card withBorder radius="md">
+      <Title order={4} mb="sm">
+        Downloads
+      </Title>
+      {downloads.isPending ? (
+        <Loader size="sm" />
+      ) : !downloads.data?.release ? (
+        <Text size="sm" c="dimmed" data-testid="install-downloads">
+          No agent downloads are available yet. Installers appear here once an agent release has been published for this device’s branch.
+        </Text>
+      ) : (
+        <Stack gap="sm" data-testid="install-downloads">
+          <Text size="sm" data-testid="install-downloads-version">
+            Agent version {downloads.data.release.bundleVersion} (release {downloads.data.release.branch} {downloads.data.release.version}). The agent needs
+            Node.js 20.19 or newer on the device; the installer checks for it.
+          </Text>
+          <Table>
+            <Table.Tbody>
+              {downloads.data.downloads.map((d: AgentDownload) => (
+                <Table.Tr key={d.kind} data-testid={`download-${d.kind}`}>
+                  <Table.Td>
+                    <Text size="sm">{kindLabel[d.kind]}</Text>
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {d.name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td data-testid={`download-${d.kind}-size`}>{formatBytes(d.size)}</Table.Td>
+                  <Table.Td w={1}>
+                    <Button
+                      size="compact-sm"
+                      variant="light"
+                      leftSection={<IconDownload size={14} />}
+                      loading={save.isPending && save.variables?.kind === d.kind}
+                      onClick={() => save.mutate(d)}
+                    >
+                      Download
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {installer && installCommand ? (
+            <Stack gap={4}>
+              <Text size="sm" fw={500}>
+                Install on Linux
+              </Text>
+              <Text size="sm" c="dimmed">
+                Run this as root where the installer was saved: it installs into <Code>/opt/fleetlink-agent</Code>, writes the systemd unit{' '}
+                <Code>fleetlink-agent.service</Code> and starts the agent, which then updates itself to its branch’s releases.
+              </Text>
+              {installCommand(installer.name)}
+            </Stack>
+          ) : null}
+        </Stack>
+      )}
+    </Card>
+  );
+}
