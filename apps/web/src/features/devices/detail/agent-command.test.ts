@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentCommand, maskedAgentCommand, maskSecret } from './agent-command';
+import { agentCommand, installerCommand, maskedAgentCommand, maskSecret } from './agent-command';
 
 const input = {
   consoleUrl: 'https://fleetlink.example.com',
@@ -27,5 +27,11 @@ describe('agent command', () => {
     expect(masked).not.toContain(input.installationKey);
     expect(masked).toBe(agentCommand({ ...input, installationKey: '•'.repeat(32) }));
     expect(maskSecret('abc')).toBe('•••');
+  });
+
+  it('runs the downloaded installer as root with the same console url, device id and key', () => {
+    expect(installerCommand({ ...input, consoleUrl: 'https://fleetlink.example.com/' }, 'fleetlink-agent-2.0.0-linux-installer.sh')).toBe(
+      'sudo sh fleetlink-agent-2.0.0-linux-installer.sh --server https://fleetlink.example.com --device 0b1f0868-0000-4000-8000-000000000000 --key=a_dGqZLi9xhiABAVA0YVSVQBLNnpXxFxiQ_k2m3EHgs',
+    );
   });
 });
