@@ -165,7 +165,8 @@ export class SelfUpdate {
 
   /** Keeps the running bundle and the previous one (a rollback's way back); the rest (failed ones, half-unpacked ones) go. */
   private pruneBundles() {
-    const keep = new Set([AGENT_VERSION, this.installation.read('previous')]);
+    // `current` too: a bundle whose package.json says another version than its folder must not lose its own files.
+    const keep = new Set([AGENT_VERSION, this.installation.read('current'), this.installation.read('previous')]);
     try {
       for (const name of readdirSync(this.installation.bundlesDir)) {
         if (!keep.has(name)) rmSync(path.join(this.installation.bundlesDir, name), { recursive: true, force: true });
