@@ -34,6 +34,8 @@ export class SelfUpdate {
   private status: UpdateStatus = 'CURRENT';
   private target = AGENT_VERSION;
   private error?: string;
+  /** Whether the last failure was the way to the bundle (not the bundle), so the periodic check tries again. */
+  private retry = false;
   private readonly checking = new SingleFlight<UpdateCheck>();
 
   constructor(
@@ -90,6 +92,7 @@ export class SelfUpdate {
     const bundle = release?.bundles.find((b) => b.name === AGENT_BUNDLE_NAME);
     if (!release || !bundle) {
       this.target = AGENT_VERSION;
+      this.installation.clearFailure();
       if (this.status !== 'CURRENT') await this.settle('CURRENT');
       return { message: release ? `The release ${release.branch} ${release.version} holds no ${AGENT_BUNDLE_NAME} bundle: nothing to update.` : "No release for this device's branch yet: nothing to update." };
     }
@@ -99,7 +102,7 @@ export class SelfUpdate {
       if (this.status !== 'CURRENT') await this.settle('CURRENT');
       return { message: `The agent runs ${AGENT_BUNDLE_NAME} ${AGENT_VERSION}, the bundle of release ${release.branch} ${release.version}: nothing to update.` };
     }
-    if (this.status === 'FAILED' && this.target === bundle.version && !force) {
+    if (this.status === 'FAILED' && this.target === bundle.version && !force && !this.retry) {
       return { message: `The update to ${bundle.version} failed (${this.error}); the \`update\` command tries it again.` };
     }
     this.target = bundle.version;
@@ -111,6 +114,8 @@ export class SelfUpdate {
       const message = (err as Error).message;
       log('warn', 'update failed', { to: bundle.version, err: message });
       this.failed(bundle.version, message);
+      // The console or the network away: the next check tries again. A refused bundle waits for `update`.
+      this.retry = !(err instanceof Refused);
       await this.changed();
       throw err instanceof Refused ? err : new Refused(`The update to ${bundle.version} failed: ${message}`);
     }
@@ -152,6 +157,7 @@ export class SelfUpdate {
   }
 
   private failed(version: string, error: string) {
+    this.retry = false;
     this.status = 'FAILED';
     this.target = version;
     this.error = error;
