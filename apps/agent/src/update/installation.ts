@@ -21,10 +21,6 @@ export class Installation {
     return new Installation(home, version, Number(code));
   }
 
-  bundleDir(version: string) {
-    return path.join(this.home, 'bundles', version);
-  }
-
   get bundlesDir() {
     return path.join(this.home, 'bundles');
   }

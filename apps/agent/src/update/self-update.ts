@@ -3,7 +3,7 @@ import { createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AGENT_BUNDLE_NAME, AgentProperty, releaseRoutes, type AgentRelease, type UpdateStatus } from '@fleetlink/contract';
+import { AGENT_BUNDLE_NAME, agentBundleOf, AgentProperty, releaseRoutes, type AgentRelease, type UpdateStatus } from '@fleetlink/contract';
 import { SingleFlight } from '../enrollment-loop.js';
 import { getBlob } from '../files/blob-http.js';
 import { log } from '../log.js';
@@ -89,7 +89,7 @@ export class SelfUpdate {
 
   private async update(force: boolean): Promise<UpdateCheck> {
     const release = await fetchRelease(this.state());
-    const bundle = release?.bundles.find((b) => b.name === AGENT_BUNDLE_NAME);
+    const bundle = release && agentBundleOf(release.bundles);
     if (!release || !bundle) {
       this.target = AGENT_VERSION;
       this.installation.clearFailure();

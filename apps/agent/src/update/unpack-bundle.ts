@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { list, extract } from 'tar';
 import { Refused } from '../refused.js';
@@ -34,7 +34,7 @@ export async function unpackBundle(file: string, bundlesDir: string, name: strin
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
   try {
-    await extract({ file, cwd: tmp, strict: true, preservePaths: false, noChmod: false });
+    await extract({ file, cwd: tmp, strict: true, preservePaths: false });
     let manifest: { name?: unknown; version?: unknown };
     try {
       manifest = JSON.parse(readFileSync(path.join(tmp, 'manifest.json'), 'utf8'));
@@ -44,11 +44,7 @@ export async function unpackBundle(file: string, bundlesDir: string, name: strin
     if (manifest.name !== name || manifest.version !== version) {
       throw new Refused(`The bundle's manifest says ${String(manifest.name)} ${String(manifest.version)}, not ${name} ${version}.`);
     }
-    try {
-      readFileSync(path.join(tmp, 'dist', 'cli.mjs'));
-    } catch {
-      throw new Refused(`The bundle ${name} ${version} holds no agent (dist/cli.mjs).`);
-    }
+    if (!existsSync(path.join(tmp, 'dist', 'cli.mjs'))) throw new Refused(`The bundle ${name} ${version} holds no agent (dist/cli.mjs).`);
     rmSync(target, { recursive: true, force: true });
     renameSync(tmp, target);
     return target;

@@ -9,6 +9,9 @@ import { deviceIdParamsSchema } from './devices.js';
 /** The bundle that is the agent itself (its manifest's name): the one an agent installs for itself. */
 export const AGENT_BUNDLE_NAME = 'fleetlink-agent';
 
+/** A release's agent bundle (the one named AGENT_BUNDLE_NAME), if it holds one. */
+export const agentBundleOf = <T extends { name: string }>(bundles: readonly T[]): T | undefined => bundles.find((b) => b.name === AGENT_BUNDLE_NAME);
+
 /** The agent's property keys about its code (SPEC §3), and the two that say how an update went. */
 export const AgentProperty = {
   /** The bundle version running now. */

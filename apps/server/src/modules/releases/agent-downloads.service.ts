@@ -1,8 +1,8 @@
-import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AGENT_BUNDLE_NAME, releaseBranchesFor, type AgentDownloadKind, type AgentDownloads } from '@fleetlink/contract';
+import { agentBundleOf, releaseBranchesFor, type AgentDownloadKind, type AgentDownloads } from '@fleetlink/contract';
 import { create, extract } from 'tar';
 import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/app-error.js';
@@ -61,7 +61,7 @@ export class AgentDownloadsService {
     if (!branch) throw notFound('Device not found.');
     const releases = (await this.deps.repo.releases(releaseBranchesFor[branch])).sort(newestFirst);
     for (const release of releases) {
-      const agent = release.bundles.find((b) => b.name === AGENT_BUNDLE_NAME);
+      const agent = agentBundleOf(release.bundles);
       const bundle = agent && (await this.deps.repo.bundle(agent.name, agent.version));
       if (bundle) return { release, bundle };
     }
@@ -83,7 +83,7 @@ export class AgentDownloadsService {
     const v = bundle.version;
     const names = { portable: `fleetlink-agent-${v}-linux-portable.tar.gz`, installer: `fleetlink-agent-${v}-linux-installer.sh` };
     const dir = path.join(this.deps.cacheDir, bundle.id);
-    if (!readdirSafe(dir).includes(names.installer)) await this.make(bundle, dir, names);
+    if (!existsSync(path.join(dir, names.installer))) await this.make(bundle, dir, names);
     const entry = (kind: AgentDownloadKind) => {
       const file = path.join(dir, names[kind]);
       return { name: names[kind], file, size: statSync(file).size };
@@ -121,13 +121,5 @@ export class AgentDownloadsService {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
-  }
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
   }
 }

@@ -1,7 +1,7 @@
-import { AGENT_BUNDLE_NAME, releaseBranchesFor, type ReleaseStanding } from '@fleetlink/contract';
+import { agentBundleOf, releaseBranchesFor, type ReleaseStanding } from '@fleetlink/contract';
 import type { DeviceAgent, ReleaseRecord } from './releases.repository.js';
 
-const agentVersion = (r: ReleaseRecord) => r.bundles.find((b) => b.name === AGENT_BUNDLE_NAME)?.version;
+const agentVersion = (r: ReleaseRecord) => agentBundleOf(r.bundles)?.version;
 
 /**
  * Where each release stands (issue 32), `releases` newest first. Each device counts once: as running

@@ -62,26 +62,24 @@ export function createApiClient(options: ApiClientOptions) {
 
   const tokenFor = async (url: string) => (needsBearerToken(url) ? await options.getAccessToken() : undefined);
 
+  /** fetch with the bearer token; a network failure is shown (unless the call was cancelled) and rethrown. */
+  async function send(url: string, init: RequestInit & { headers: Headers }, onError: (m: string) => void): Promise<Response> {
+    const token = await tokenFor(url);
+    if (token) init.headers.set('Authorization', `Bearer ${token}`);
+    try {
+      return await doFetch(url, init);
+    } catch (error) {
+      // A cancelled query is not a failure the user needs to hear about.
+      if (!init.signal?.aborted) onError(GENERIC_ERROR_MESSAGE);
+      throw error;
+    }
+  }
+
   async function request<T = unknown>(url: string, { method = 'GET', body, schema, signal, quiet }: RequestOptions<T> = {}) {
     const onError = quiet ? () => {} : options.onError;
     const headers = new Headers({ Accept: 'application/json' });
     if (body !== undefined) headers.set('Content-Type', 'application/json');
-    const token = await tokenFor(url);
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-      });
-    } catch (error) {
-      // A cancelled query is not a failure the user needs to hear about.
-      if (!signal?.aborted) onError(GENERIC_ERROR_MESSAGE);
-      throw error;
-    }
+    const response = await send(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }, onError);
     return answer(method, url, response.status, await readBody(response), schema, onError);
   }
 
@@ -117,16 +115,7 @@ export function createApiClient(options: ApiClientOptions) {
   /** A file's bytes, for a download the page saves itself: with the bearer token, errors as for `request`. */
   async function blob(url: string, { quiet }: { quiet?: boolean } = {}): Promise<Blob> {
     const onError = quiet ? () => {} : options.onError;
-    const headers = new Headers();
-    const token = await tokenFor(url);
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-    let response: Response;
-    try {
-      response = await doFetch(url, { headers });
-    } catch (error) {
-      onError(GENERIC_ERROR_MESSAGE);
-      throw error;
-    }
+    const response = await send(url, { headers: new Headers() }, onError);
     if (!response.ok) return answer('GET', url, response.status, await readBody(response), undefined, onError);
     return response.blob();
   }
