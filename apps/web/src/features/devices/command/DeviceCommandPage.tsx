@@ -41,7 +41,7 @@ export function DeviceCommandPage() {
             withAsterisk
             maxLength={COMMAND_NAME_MAX}
             data={[...Object.values(CommandName), FILE_COMMAND]}
-            description="execute runs the parameter command in the device’s shell (parameter timeout: seconds, default 30, at most 300); ping answers at once; restart restarts the agent; file lists the folder of the parameter path."
+            description="execute runs the parameter command in the device’s shell (parameter timeout: seconds, default 30, at most 300); ping answers at once; restart restarts the agent; update installs the agent bundle of the newest release of the device’s branch (an agent installed with the installer), trying again one that failed; file lists the folder of the parameter path."
             {...form.getInputProps('name')}
           />
           <Stack gap="xs" aria-label="Parameters">
