@@ -22,6 +22,10 @@ import { AuditService } from './modules/audit/audit.service.js';
 import { AuditTrail } from './modules/audit/audit-trail.js';
 import { messagingRoutes } from './modules/broker/messaging.routes.js';
 import { devicesModule } from './modules/devices/index.js';
+import { InvoicesRepository } from './modules/invoices/invoices.repository.js';
+import { invoicesRoutes } from './modules/invoices/invoices.routes.js';
+import { InvoicesService } from './modules/invoices/invoices.service.js';
+import { sellerOf } from './modules/invoices/seller.js';
 import { MembershipRepository } from './modules/organizations/membership.repository.js';
 import { OrganizationPolicy } from './modules/organizations/organization.policy.js';
 import { registerOrganizations } from './modules/organizations/organizations.module.js';
@@ -104,7 +108,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Feature modules: each gets the database and the one policy that decides access.
       const devices = devicesModule(database.db, policy, audit, env.TUNNEL_DOMAIN);
       await api.register(devices.routes, { service: devices.service });
-      await registerOrganizations(api, { db: database.db, env, policy, audit });
+      const invoices = new InvoicesService(new InvoicesRepository(database.db), policy, audit, sellerOf(env));
+      await registerOrganizations(api, { db: database.db, env, policy, audit, invoices });
+      await api.register(invoicesRoutes, { service: invoices });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
       if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy });
     },

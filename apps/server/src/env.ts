@@ -1,4 +1,4 @@
-import { BUNDLE_MAX_BYTES_DEFAULT, tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
+import { BUNDLE_MAX_BYTES_DEFAULT, euCountryCodes, tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
 import { z } from 'zod';
 
 /**
@@ -87,6 +87,25 @@ const envSchema = z
       .enum(['true', 'false'])
       .default('true')
       .transform((v) => v === 'true'),
+    /** Price of one device for a whole month, in EUR (`5` or `4.99`); invoices prorate it by days. */
+    INVOICE_PRICE_PER_DEVICE_MONTH: z
+      .string()
+      .trim()
+      .regex(/^\d{1,6}(\.\d{1,2})?$/, 'INVOICE_PRICE_PER_DEVICE_MONTH must be an amount in EUR such as 5 or 4.99')
+      .default('5.00')
+      .transform(cents),
+    /** The seller printed on invoices: name, postal address, VAT number and EU country (ISO code). */
+    INVOICE_SELLER_NAME: z.string().trim().min(1).default('Fleetlink'),
+    INVOICE_SELLER_ADDRESS: z.string().trim().default(''),
+    INVOICE_SELLER_VAT: z.string().trim().default(''),
+    INVOICE_SELLER_COUNTRY: z.enum(euCountryCodes, 'INVOICE_SELLER_COUNTRY must be the ISO code of an EU country, such as NL').default('NL'),
+    /** The seller's VAT rate in percent (`21`, `25.5`); unset means the standard rate of INVOICE_SELLER_COUNTRY. */
+    INVOICE_VAT_RATE: z
+      .string()
+      .trim()
+      .regex(/^\d{1,2}(\.\d{1,2})?$/, 'INVOICE_VAT_RATE must be a percentage such as 21 or 25.5')
+      .transform(cents)
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((e) => ({
@@ -95,6 +114,12 @@ const envSchema = z
   }));
 
 export type Env = z.infer<typeof envSchema>;
+
+/** `4.99` → 499: a decimal with at most 2 places, in hundredths, without binary floating point. */
+function cents(decimal: string): number {
+  const [whole, fraction = ''] = decimal.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
 
 export class ConfigError extends Error {}
 

@@ -7,6 +7,7 @@ export * from './http/devices.js';
 export * from './countries.js';
 export * from './forms/organization-form.js';
 export * from './http/organizations.js';
+export * from './http/invoices.js';
 export * from './http/servers.js';
 export * from './forms/command-form.js';
 export * from './http/commands.js';

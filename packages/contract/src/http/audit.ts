@@ -48,6 +48,7 @@ export const AuditKind = {
   BundleDelete: 'bundle.delete',
   ReleaseCreate: 'release.create',
   ReleaseDelete: 'release.delete',
+  InvoiceRun: 'invoice.run',
   SignIn: 'sign-in',
 } as const;
 export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
@@ -93,6 +94,7 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'bundle.delete': 'Agent bundle deleted',
   'release.create': 'Release created',
   'release.delete': 'Release deleted',
+  'invoice.run': 'Invoices created',
   'sign-in': 'Sign-in',
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invoiceSchema } from './invoices.js';
 import { domainStatuses, organizationRoles, organizationTypes } from '../forms/organization-form.js';
 
 /** Path parameters: ids are UUIDs, so a malformed id is a 400, never a database error. */
@@ -52,6 +53,8 @@ export const organizationDetailSchema = myOrganizationSchema.extend({
   devicesCount: z.number().int(),
   users: z.array(organizationUserSchema),
   domains: z.array(organizationDomainSchema),
+  /** Its invoices, newest first. */
+  invoices: z.array(invoiceSchema),
   /** The host a custom domain's CNAME record must point to (the tunnel proxy). */
   proxyHost: z.string(),
 });

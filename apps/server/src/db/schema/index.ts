@@ -9,3 +9,4 @@ export * from './transfers.js';
 export * from './monitors.js';
 export * from './tunnels.js';
 export * from './releases.js';
+export * from './invoices.js';

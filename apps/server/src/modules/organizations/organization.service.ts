@@ -3,6 +3,7 @@ import {
   ORGANIZATION_HAS_DEVICES,
   type MyOrganization,
   type Organization,
+  type Invoice,
   type OrganizationDetail,
   type OrganizationForm,
   type OrganizationUser,
@@ -31,6 +32,7 @@ export class OrganizationService {
     private readonly policy: OrganizationPolicy,
     private readonly domains: DomainService,
     private readonly audit: AuditTrail,
+    private readonly invoices: { listFor(organizationId: string): Promise<Invoice[]> },
   ) {}
 
   mine(p: Principal): Promise<MyOrganization[]> {
@@ -45,12 +47,13 @@ export class OrganizationService {
     const role = await this.policy.readOrganization(p, id);
     const org = await this.repo.find(id);
     if (!org) throw notFound('Organization not found.');
-    const [devicesCount, members, domains] = await Promise.all([
+    const [devicesCount, members, domains, invoices] = await Promise.all([
       this.repo.countDevices(id),
       this.repo.members(id),
       this.domains.list(id),
+      this.invoices.listFor(id),
     ]);
-    return { ...org, role, devicesCount, users: members.map(toUser), domains, proxyHost: this.domains.proxyHost };
+    return { ...org, role, devicesCount, users: members.map(toUser), domains, invoices, proxyHost: this.domains.proxyHost };
   }
 
   create(p: Principal, form: OrganizationForm): Promise<OrganizationDetail> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import type { InvoicesService } from '../invoices/invoices.service.js';
 import { ConfigError, type Env } from '../../env.js';
 import { createDnsLookup, type DnsLookup } from './domain-check.js';
 import { DomainMonitor } from './domain-monitor.js';
@@ -16,6 +17,7 @@ interface OrganizationsModuleOptions {
   env: Pick<Env, 'TUNNEL_PROXY_HOST' | 'DNS_SERVERS' | 'DOMAIN_CHECK_INTERVAL'>;
   policy: OrganizationPolicy;
   audit: AuditTrail;
+  invoices: Pick<InvoicesService, 'listFor'>;
   lookup?: DnsLookup;
 }
 
@@ -31,7 +33,7 @@ export async function registerOrganizations(api: FastifyInstance, opts: Organiza
     opts.env.TUNNEL_PROXY_HOST,
     opts.audit,
   );
-  const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains, opts.audit);
+  const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains, opts.audit, opts.invoices);
   await api.register(organizationRoutes, { organizations, domains });
   const monitor = new DomainMonitor(domains, opts.env.DOMAIN_CHECK_INTERVAL * 1000, api.log);
   api.addHook('onReady', async () => void monitor.start());
