@@ -49,17 +49,22 @@ export function renderInvoicePdf(invoice: InvoiceRow): Promise<Buffer> {
   doc.font('regular').text(partyLines(invoice.buyer).join('\n'), 330);
 
   let y = Math.max(doc.y, 260) + 20;
+  const header = ['Device', 'Days', 'Unit price', 'Amount'];
   const row = (cells: string[], font: 'regular' | 'bold') => {
     if (y > doc.page.height - MARGIN - 120) {
+      // A long invoice goes on: each page says whose it is and what its columns are.
       doc.addPage();
-      y = MARGIN;
+      doc.font('regular').fontSize(9).text(`Invoice ${invoice.number} (continued)`, MARGIN, MARGIN);
+      y = MARGIN + 24;
+      row(header, 'bold');
     }
     doc.font(font).fontSize(10);
-    doc.text(cells[0], COLUMNS[0], y, { width: COLUMNS[1] - COLUMNS[0] - 10, ellipsis: true, lineBreak: false });
+    // One line per device: a long name is cut with an ellipsis (the height bounds it to the line).
+    doc.text(cells[0], COLUMNS[0], y, { width: COLUMNS[1] - COLUMNS[0] - 10, height: 12, ellipsis: true });
     cells.slice(1).forEach((cell, i) => doc.text(cell, COLUMNS[i + 1], y, { width: (COLUMNS[i + 2] ?? RIGHT) - COLUMNS[i + 1], align: 'right', lineBreak: false }));
     y += 18;
   };
-  row(['Device', 'Days', 'Unit price', 'Amount'], 'bold');
+  row(header, 'bold');
   doc.moveTo(MARGIN, y - 4).lineTo(RIGHT, y - 4).stroke();
   const unit = formatEuroCents(invoice.unitPriceCents);
   for (const line of invoice.lines) row([line.deviceName, `${line.days} / ${invoice.daysInPeriod}`, unit, formatEuroCents(line.amountCents)], 'regular');

@@ -1,10 +1,11 @@
 import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
+import { CreateInvoicesCard } from '../invoices/CreateInvoicesCard';
 import { useReindexDevices } from './device-api';
 
 /**
- * /operator (realm ADMIN): rebuild the device search index. 'Create invoices' arrives with billing.
+ * /operator (realm ADMIN): rebuild the device search index, and create the month's invoices.
  */
 export function OperatorPage() {
   const reindex = useReindexDevices();
@@ -28,6 +29,7 @@ export function OperatorPage() {
           ) : null}
         </Stack>
       </Card>
+      <CreateInvoicesCard />
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import { Alert } from '@mantine/core';
 import { Route, Routes, useParams } from 'react-router';
 import { OrganizationActivityPage } from '../audit/OrganizationActivityPage';
+import { OrganizationInvoicesPage } from '../invoices/OrganizationInvoicesPage';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { OrganizationDomainsPage } from './OrganizationDomainsPage';
 import { OrganizationCreatePage, OrganizationEditPage } from './OrganizationFormPage';
@@ -49,8 +50,7 @@ export function OrganizationsRoutes() {
             </ManagersOnly>
           }
         />
-        {/* Invoices come with billing, a later capability. */}
-        <Route path="invoices" element={<NotFoundPage />} />
+        <Route path="invoices" element={<OrganizationInvoicesPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
