@@ -94,7 +94,7 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'bundle.delete': 'Agent bundle deleted',
   'release.create': 'Release created',
   'release.delete': 'Release deleted',
-  'invoice.run': 'Invoices created',
+  'invoice.run': 'Invoice run',
   'sign-in': 'Sign-in',
 };
 

@@ -31,6 +31,8 @@ export const toInvoice = (r: { id: string; number: string; date: string; period:
   currency: 'EUR',
 });
 
+const numberRange = (numbers: string[]) => (numbers.length > 1 ? `${numbers[0]} to ${numbers[numbers.length - 1]}` : (numbers[0] ?? null));
+
 /** Spans grouped by organization, then by device, in the order the repository gave them. */
 function byOrganizationAndDevice(spans: BillableSpan[]) {
   const orgs = new Map<string, { organization: BillableSpan['organization']; devices: Map<string, BillableSpan[]> }>();
@@ -64,7 +66,8 @@ export class InvoicesService {
       p,
       { kind: AuditKind.InvoiceRun, details: { period: monthKey(month) } },
       () => this.repo.runExclusively((repo) => this.invoiceMonth(repo, month, now)),
-      (run) => ({ details: { period: run.period, created: run.created, alreadyInvoiced: run.alreadyInvoiced } }),
+      // Numbers of one run follow each other (it holds the lock): the range says them all, at any size.
+      (run) => ({ details: { period: run.period, created: run.created.length, numbers: numberRange(run.created), alreadyInvoiced: run.alreadyInvoiced } }),
     );
   }
 

@@ -166,8 +166,8 @@ describe('invoices', () => {
   it('writes each run to the audit trail', async () => {
     const { body } = await call(ADMIN, 'GET', '/api/audit?kind=invoice.run');
     expect(body.entries.map((e: { details: unknown }) => e.details)).toEqual([
-      { period: monthKey(month), created: [], alreadyInvoiced: 3 },
-      { period: monthKey(month), created: [1, 2, 3].map((n) => `${year}-000${n}`), alreadyInvoiced: 0 },
+      { period: monthKey(month), created: 0, numbers: null, alreadyInvoiced: 3 },
+      { period: monthKey(month), created: 3, numbers: `${year}-0001 to ${year}-0003`, alreadyInvoiced: 0 },
     ]);
   });
 });
