@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { formatInvoiceDate, formatInvoicePeriod } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { devices, organizationMembers, organizations } from '../apps/server/src/db/schema/index.js';
@@ -43,7 +44,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const suite = useConsoleSuite({ DATA_DIR: dataDir });
 const month = previousMonth(new Date());
-const monthName = new Date(`${monthKey(month)}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const monthName = formatInvoicePeriod(monthKey(month));
 const number = `${new Date().getUTCFullYear()}-0001`;
 
 describe('invoices', () => {
@@ -67,8 +68,7 @@ describe('invoices', () => {
     const row = page.getByTestId('invoice-row');
     await row.waitFor();
     const cells = await row.getByRole('cell').allInnerTexts();
-    const today = new Date();
-    const day = `${String(today.getUTCDate()).padStart(2, '0')} ${today.toLocaleDateString('en-GB', { month: 'short', timeZone: 'UTC' })} ${today.getUTCFullYear()}`;
+    const day = formatInvoiceDate(new Date().toISOString().slice(0, 10));
     // 2 devices × €5.00 (the default price) for the whole month, plus 21 % Dutch VAT.
     expect(cells.slice(0, 3)).toEqual([number, day, '€12.10']);
     await page.screenshot({ path: screenshotPath('invoices-tab.png'), fullPage: true });

@@ -45,10 +45,6 @@ export const invoicePdfUrl = (linkId: string, token: string) => `${INVOICE_PDF_U
 /** Printed on an invoice to an EU business in another member state, instead of VAT. */
 export const REVERSE_CHARGE_MENTION = 'VAT reverse charge — Article 196, Council Directive 2006/112/EC';
 
-const euro = new Intl.NumberFormat('en-IE', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-/** An amount in cents as it is shown and printed: `€1,234.50`. */
-export const formatEuroCents = (cents: number) => euro.format(cents / 100);
-
 /** SPEC §7 invoices, served under /api (an organization's list is in its detail, SPEC §3). */
 export const invoiceRoutes = {
   request: { method: 'GET', path: '/request-invoice/:organizationId/:invoiceId', role: 'USER' },

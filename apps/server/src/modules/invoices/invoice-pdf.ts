@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { countryName, formatEuroCents, REVERSE_CHARGE_MENTION } from '@fleetlink/contract';
+import { countryName, formatEuroCents, formatInvoiceDate, formatInvoicePeriod, REVERSE_CHARGE_MENTION } from '@fleetlink/contract';
 import PDFDocument from 'pdfkit';
 import type { InvoiceParty } from '../../db/schema/index.js';
 import type { InvoiceRow } from './invoices.repository.js';
@@ -16,8 +16,6 @@ const COLUMNS = [MARGIN, 300, 370, 460] as const;
 const RIGHT = 545;
 
 const percent = (bp: number) => `${(bp / 100).toLocaleString('en-IE', { maximumFractionDigits: 2 })} %`;
-const day = (iso: string) => new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const monthName = (period: string) => new Date(`${period}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** A party's block of lines: what is known of it, nothing for what is not. */
 function partyLines(p: InvoiceParty): string[] {
@@ -43,8 +41,8 @@ export function renderInvoicePdf(invoice: InvoiceRow): Promise<Buffer> {
   doc.font('bold').fontSize(16).text('Invoice', MARGIN, 150);
   doc.font('regular').fontSize(10);
   doc.text(`Invoice number: ${invoice.number}`);
-  doc.text(`Invoice date: ${day(invoice.invoiceDate)}`);
-  doc.text(`Period: ${monthName(invoice.period)}`);
+  doc.text(`Invoice date: ${formatInvoiceDate(invoice.invoiceDate)}`);
+  doc.text(`Period: ${formatInvoicePeriod(invoice.period)}`);
   doc.font('bold').text('Bill to', 330, 150 + 22);
   doc.font('regular').text(partyLines(invoice.buyer).join('\n'), 330);
 
@@ -82,7 +80,7 @@ export function renderInvoicePdf(invoice: InvoiceRow): Promise<Buffer> {
   y += 10;
   doc.font('regular').fontSize(9);
   if (invoice.reverseCharge) doc.text(REVERSE_CHARGE_MENTION, MARGIN, y);
-  doc.text(`Each device is billed ${unit} per month, prorated by the days of ${monthName(invoice.period)} it existed.`, MARGIN);
+  doc.text(`Each device is billed ${unit} per month, prorated by the days of ${formatInvoicePeriod(invoice.period)} it existed.`, MARGIN);
 
   doc.end();
   return done;

@@ -21,7 +21,7 @@ export interface Seller {
 
 const LINK_GONE = 'This invoice link was used already or has expired: open the invoice again from the Invoices tab.';
 
-export const toInvoice = (r: { id: string; number: string; date: string; period: string; totalCents: number }): Invoice => ({
+const toInvoice = (r: { id: string; number: string; date: string; period: string; totalCents: number }): Invoice => ({
   id: r.id,
   number: r.number,
   date: r.date,

@@ -20,9 +20,3 @@ export function formatDayMonthTime(date: Date): string {
 export function formatLongDate(date: Date): string {
   return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 }
-
-/** `01 Nov 2026` for a calendar day given as `YYYY-MM-DD` (an invoice date): the day itself, no time zone shift. */
-export function formatDay(isoDay: string): string {
-  const [year, month, day] = isoDay.split('-');
-  return `${day} ${MONTHS[Number(month) - 1]} ${year}`;
-}

@@ -1,13 +1,11 @@
-import type { InvoiceRun } from '@fleetlink/contract';
+import { formatInvoicePeriod, type InvoiceRun } from '@fleetlink/contract';
 import { Button, Card, Stack, Text } from '@mantine/core';
 import { IconFileInvoice } from '@tabler/icons-react';
 import { useCreateInvoices } from './invoice-api';
 
-const monthName = (period: string) => new Date(`${period}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-
 /** What a run did, in a sentence: how many invoices, for which month, or why none. */
 export function describeRun(run: InvoiceRun): string {
-  const month = monthName(run.period);
+  const month = formatInvoicePeriod(run.period);
   if (run.created.length) {
     const made = run.created.length === 1 ? `1 invoice created for ${month}` : `${run.created.length} invoices created for ${month}`;
     return `${made} (${run.created[0]}${run.created.length > 1 ? ` to ${run.created[run.created.length - 1]}` : ''}).`;

@@ -1,8 +1,7 @@
-import { formatEuroCents, type Invoice } from '@fleetlink/contract';
+import { formatEuroCents, formatInvoiceDate, type Invoice } from '@fleetlink/contract';
 import { Button, Stack, Table, Text } from '@mantine/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
 import { useParams } from 'react-router';
-import { formatDay } from '../../app/format/date-format';
 import { useOrganization } from '../organizations/organization-api';
 import { useInvoicePdf } from './invoice-api';
 
@@ -35,7 +34,7 @@ export function OrganizationInvoicesPage() {
           {data.invoices.map((invoice) => (
             <Table.Tr key={invoice.id} data-testid="invoice-row">
               <Table.Td>{invoice.number}</Table.Td>
-              <Table.Td>{formatDay(invoice.date)}</Table.Td>
+              <Table.Td>{formatInvoiceDate(invoice.date)}</Table.Td>
               <Table.Td ta="right">{formatEuroCents(invoice.totalCents)}</Table.Td>
               <Table.Td ta="right">
                 <Button
