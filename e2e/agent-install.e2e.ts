@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { formatBytes } from '@fleetlink/contract';
@@ -28,6 +28,17 @@ let work: string;
 let launcherPid: number | undefined;
 
 const card = (page: Page, title: string) => page.getByTestId(`summary-${title.toLowerCase()}`);
+
+/** Runs a wait on the installed agent; when it fails, the failure carries the agent's own log (the installer's agent.log). */
+async function withAgentLog(prefix: string, wait: () => Promise<unknown>): Promise<void> {
+  try {
+    await wait();
+  } catch (err) {
+    const log = path.join(prefix, 'agent.log');
+    (err as Error).message += `\n--- ${log} ---\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-8000) : '(none)'}`;
+    throw err;
+  }
+}
 
 async function uploadBundle(file: string) {
   const { access_token } = await passwordLogin({ consoleUrl: suite.stack.url, email: admin.email, password: admin.password });
@@ -96,11 +107,13 @@ describe('agent downloads and self-update', () => {
 
     // Online, and the Summary's Agent card says what runs.
     await page.goto(`${suite.stack.url}/devices/${id}`);
-    await expect.poll(async () => {
-      await page.reload();
-      await card(page, 'Agent').waitFor();
-      return card(page, 'Agent').getByText('3.0.0', { exact: true }).count();
-    }, { timeout: 60_000, interval: 2000 }).toBe(2);
+    await withAgentLog(prefix, () =>
+      expect.poll(async () => {
+        await page.reload();
+        await card(page, 'Agent').waitFor();
+        return card(page, 'Agent').getByText('3.0.0', { exact: true }).count();
+      }, { timeout: 60_000, interval: 2000 }).toBe(2),
+    );
     await card(page, 'Agent').getByText('1.0.0', { exact: true }).waitFor();
 
     // A new release, and the `update` command: the agent switches to it by itself.
@@ -108,11 +121,13 @@ describe('agent downloads and self-update', () => {
     const updated = await suite.api(admin, 'POST', `/api/device/${id}/command`, { name: 'update', parameters: [] });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.stdout).toMatch(/^Updating from 3.0.0 to 3.1.0/);
-    await expect.poll(async () => {
-      await page.reload();
-      await card(page, 'Agent').waitFor();
-      return card(page, 'Agent').getByText('3.1.0', { exact: true }).count();
-    }, { timeout: 60_000, interval: 2000 }).toBe(2);
+    await withAgentLog(prefix, () =>
+      expect.poll(async () => {
+        await page.reload();
+        await card(page, 'Agent').waitFor();
+        return card(page, 'Agent').getByText('3.1.0', { exact: true }).count();
+      }, { timeout: 60_000, interval: 2000 }).toBe(2),
+    );
     await page.screenshot({ path: screenshotPath('summary-agent-updated.png'), fullPage: true });
 
     await page.goto(`${suite.stack.url}/agent/releases`);
