@@ -29,13 +29,19 @@ let launcherPid: number | undefined;
 
 const card = (page: Page, title: string) => page.getByTestId(`summary-${title.toLowerCase()}`);
 
-/** Runs a wait on the installed agent; when it fails, the failure carries the agent's own log (the installer's agent.log). */
-async function withAgentLog(prefix: string, wait: () => Promise<unknown>): Promise<void> {
+/**
+ * Runs a wait on the installed agent; when it fails, the failure carries what the page showed (its
+ * URL and text, and a screenshot) and the agent's own log (the installer's agent.log).
+ */
+async function withAgentLog(page: Page, prefix: string, wait: () => Promise<unknown>): Promise<void> {
   try {
     await wait();
   } catch (err) {
     const log = path.join(prefix, 'agent.log');
-    (err as Error).message += `\n--- ${log} ---\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-8000) : '(none)'}`;
+    await page.screenshot({ path: screenshotPath('agent-install-failed.png'), fullPage: true }).catch(() => {});
+    const text = await page.locator('body').innerText({ timeout: 2000 }).catch((e: Error) => `(unreadable: ${e.message})`);
+    (err as Error).message +=
+      `\n--- page ${page.url()} ---\n${text.slice(0, 2000)}` + `\n--- ${log} ---\n${existsSync(log) ? readFileSync(log, 'utf8').slice(-8000) : '(none)'}`;
     throw err;
   }
 }
@@ -107,7 +113,7 @@ describe('agent downloads and self-update', () => {
 
     // Online, and the Summary's Agent card says what runs.
     await page.goto(`${suite.stack.url}/devices/${id}`);
-    await withAgentLog(prefix, () =>
+    await withAgentLog(page, prefix, () =>
       expect.poll(async () => {
         await page.reload();
         await card(page, 'Agent').waitFor();
@@ -121,7 +127,7 @@ describe('agent downloads and self-update', () => {
     const updated = await suite.api(admin, 'POST', `/api/device/${id}/command`, { name: 'update', parameters: [] });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.stdout).toMatch(/^Updating from 3.0.0 to 3.1.0/);
-    await withAgentLog(prefix, () =>
+    await withAgentLog(page, prefix, () =>
       expect.poll(async () => {
         await page.reload();
         await card(page, 'Agent').waitFor();
