@@ -111,11 +111,12 @@ describe('agent downloads and self-update', () => {
     expect(run.stdout).toContain('Installed the Fleetlink agent 3.0.0');
     launcherPid = Number(readFileSync(path.join(prefix, 'agent.pid'), 'utf8'));
 
-    // Online, and the Summary's Agent card says what runs.
-    await page.goto(`${suite.stack.url}/devices/${id}`);
+    // Online, and the Summary's Agent card says what runs. The Summary is asked for each time, not
+    // reloaded: a device no agent has reported from yet sends the browser on to its Install page.
+    const summary = `${suite.stack.url}/devices/${id}`;
     await withAgentLog(page, prefix, () =>
       expect.poll(async () => {
-        await page.reload();
+        await page.goto(summary);
         await card(page, 'Agent').waitFor();
         return card(page, 'Agent').getByText('3.0.0', { exact: true }).count();
       }, { timeout: 60_000, interval: 2000 }).toBe(2),
@@ -129,7 +130,7 @@ describe('agent downloads and self-update', () => {
     expect(updated.body.stdout).toMatch(/^Updating from 3.0.0 to 3.1.0/);
     await withAgentLog(page, prefix, () =>
       expect.poll(async () => {
-        await page.reload();
+        await page.goto(summary);
         await card(page, 'Agent').waitFor();
         return card(page, 'Agent').getByText('3.1.0', { exact: true }).count();
       }, { timeout: 60_000, interval: 2000 }).toBe(2),
