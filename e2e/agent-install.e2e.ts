@@ -114,13 +114,16 @@ describe('agent downloads and self-update', () => {
     // Online, and the Summary's Agent card says what runs. The Summary is asked for each time, not
     // reloaded: a device no agent has reported from yet sends the browser on to its Install page.
     const summary = `${suite.stack.url}/devices/${id}`;
-    await withAgentLog(page, prefix, () =>
-      expect.poll(async () => {
-        await page.goto(summary);
-        await card(page, 'Agent').waitFor();
-        return card(page, 'Agent').getByText('3.0.0', { exact: true }).count();
-      }, { timeout: 60_000, interval: 2000 }).toBe(2),
-    );
+    /** Waits until the Agent card shows `version` as both the running and the update bundle. */
+    const agentCardShows = (version: string) =>
+      withAgentLog(page, prefix, () =>
+        expect.poll(async () => {
+          await page.goto(summary);
+          await card(page, 'Agent').waitFor();
+          return card(page, 'Agent').getByText(version, { exact: true }).count();
+        }, { timeout: 60_000, interval: 2000 }).toBe(2),
+      );
+    await agentCardShows('3.0.0');
     await card(page, 'Agent').getByText('1.0.0', { exact: true }).waitFor();
 
     // A new release, and the `update` command: the agent switches to it by itself.
@@ -128,13 +131,7 @@ describe('agent downloads and self-update', () => {
     const updated = await suite.api(admin, 'POST', `/api/device/${id}/command`, { name: 'update', parameters: [] });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.stdout).toMatch(/^Updating from 3.0.0 to 3.1.0/);
-    await withAgentLog(page, prefix, () =>
-      expect.poll(async () => {
-        await page.goto(summary);
-        await card(page, 'Agent').waitFor();
-        return card(page, 'Agent').getByText('3.1.0', { exact: true }).count();
-      }, { timeout: 60_000, interval: 2000 }).toBe(2),
-    );
+    await agentCardShows('3.1.0');
     await page.screenshot({ path: screenshotPath('summary-agent-updated.png'), fullPage: true });
 
     await page.goto(`${suite.stack.url}/agent/releases`);

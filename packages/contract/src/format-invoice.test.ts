@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatEuroCents, formatInvoiceDate, formatInvoicePeriod } from './format-invoice.js';
+import { formatEuroCents, formatInvoiceDate, formatInvoiceNumbers, formatInvoicePeriod } from './format-invoice.js';
 
 describe('invoice formats', () => {
   it('shows euros with 2 decimals and thousands separators', () => {
@@ -13,5 +13,11 @@ describe('invoice formats', () => {
     expect(formatInvoiceDate('2027-01-31')).toBe('31 Jan 2027');
     expect(formatInvoicePeriod('2026-09')).toBe('September 2026');
     expect(formatInvoicePeriod('2026-12')).toBe('December 2026');
+  });
+
+  it('names the numbers of a run as a range', () => {
+    expect(formatInvoiceNumbers(['2026-0001', '2026-0002', '2026-0003'])).toBe('2026-0001 to 2026-0003');
+    expect(formatInvoiceNumbers(['2026-0007'])).toBe('2026-0007');
+    expect(formatInvoiceNumbers([])).toBe('');
   });
 });

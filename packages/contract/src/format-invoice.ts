@@ -16,6 +16,12 @@ export function formatInvoiceDate(isoDay: string): string {
   return `${day} ${MONTHS[Number(month) - 1].slice(0, 3)} ${year}`;
 }
 
+/**
+ * The numbers one run made, which follow each other (a run holds the lock): `2026-0001 to 2026-0040`,
+ * a single number alone, or '' for none.
+ */
+export const formatInvoiceNumbers = (numbers: readonly string[]) => (numbers.length > 1 ? `${numbers[0]} to ${numbers[numbers.length - 1]}` : (numbers[0] ?? ''));
+
 /** The month an invoice bills, `YYYY-MM`, as `September 2026`. */
 export function formatInvoicePeriod(period: string): string {
   const [year, month] = period.split('-');

@@ -89,9 +89,10 @@ export class InvoicesRepository {
       .orderBy(desc(invoices.invoiceDate), desc(invoices.number));
   }
 
-  async find(organizationId: string, invoiceId: string): Promise<InvoiceRow | undefined> {
-    const [row] = await this.db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.organizationId, organizationId)));
-    return row;
+  /** Whether the organization has this invoice (its id only: the lines stay unread until a PDF is made). */
+  async exists(organizationId: string, invoiceId: string): Promise<boolean> {
+    const rows = await this.db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.organizationId, organizationId)));
+    return rows.length > 0;
   }
 
   /** Stores a PDF link, and sweeps the rows of links long dead. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AuditKind, ErrorCode, INVOICE_URL_TTL_MS, invoicePdfUrl, type Invoice, type InvoiceRun } from '@fleetlink/contract';
+import { AuditKind, ErrorCode, formatInvoiceNumbers, INVOICE_URL_TTL_MS, invoicePdfUrl, type Invoice, type InvoiceRun } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import type { InvoiceParty } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../lib/app-error.js';
@@ -30,8 +30,6 @@ const toInvoice = (r: { id: string; number: string; date: string; period: string
   totalCents: r.totalCents,
   currency: 'EUR',
 });
-
-const numberRange = (numbers: string[]) => (numbers.length > 1 ? `${numbers[0]} to ${numbers[numbers.length - 1]}` : (numbers[0] ?? null));
 
 /** Spans grouped by organization, then by device, in the order the repository gave them. */
 function byOrganizationAndDevice(spans: BillableSpan[]) {
@@ -67,7 +65,7 @@ export class InvoicesService {
       { kind: AuditKind.InvoiceRun, details: { period: monthKey(month) } },
       () => this.repo.runExclusively((repo) => this.invoiceMonth(repo, month, now)),
       // Numbers of one run follow each other (it holds the lock): the range says them all, at any size.
-      (run) => ({ details: { period: run.period, created: run.created.length, numbers: numberRange(run.created), alreadyInvoiced: run.alreadyInvoiced } }),
+      (run) => ({ details: { period: run.period, created: run.created.length, numbers: formatInvoiceNumbers(run.created) || null, alreadyInvoiced: run.alreadyInvoiced } }),
     );
   }
 
@@ -120,7 +118,7 @@ export class InvoicesService {
   /** A one-time relative link to an invoice's PDF, for a member of its organization (others: 404). */
   async requestPdf(p: Principal, organizationId: string, invoiceId: string): Promise<string> {
     await this.policy.readOrganization(p, organizationId);
-    if (!(await this.repo.find(organizationId, invoiceId))) throw notFound('Invoice not found.');
+    if (!(await this.repo.exists(organizationId, invoiceId))) throw notFound('Invoice not found.');
     const id = randomUUID();
     const { token, hash } = newLinkToken();
     await this.repo.createLink({ id, tokenHash: hash, invoiceId, expiresAt: new Date(Date.now() + INVOICE_URL_TTL_MS) });

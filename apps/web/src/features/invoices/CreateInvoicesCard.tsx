@@ -1,4 +1,4 @@
-import { formatInvoicePeriod, type InvoiceRun } from '@fleetlink/contract';
+import { formatInvoiceNumbers, formatInvoicePeriod, type InvoiceRun } from '@fleetlink/contract';
 import { Button, Card, Stack, Text } from '@mantine/core';
 import { IconFileInvoice } from '@tabler/icons-react';
 import { useCreateInvoices } from './invoice-api';
@@ -8,7 +8,7 @@ export function describeRun(run: InvoiceRun): string {
   const month = formatInvoicePeriod(run.period);
   if (run.created.length) {
     const made = run.created.length === 1 ? `1 invoice created for ${month}` : `${run.created.length} invoices created for ${month}`;
-    return `${made} (${run.created[0]}${run.created.length > 1 ? ` to ${run.created[run.created.length - 1]}` : ''}).`;
+    return `${made} (${formatInvoiceNumbers(run.created)}).`;
   }
   if (run.alreadyInvoiced) return `No new invoices: ${month} was invoiced already.`;
   return `No invoices: no organization had devices in ${month}.`;
