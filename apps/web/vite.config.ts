@@ -29,6 +29,8 @@ export default defineConfig({
             { name: 'icons', test: /node_modules[\\/]@tabler[\\/]/ },
             // Alone, so the silent SSO page loads only what it needs.
             { name: 'oidc', test: /node_modules[\\/](oidc-client-ts|jwt-decode)[\\/]/ },
+            // Only /contact loads the CAPTCHA widget (a dynamic import): kept out of what every page loads.
+            { name: 'altcha', test: /node_modules[\\/]altcha[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

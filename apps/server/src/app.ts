@@ -20,6 +20,7 @@ import { AuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { AuditTrail } from './modules/audit/audit-trail.js';
+import { registerContact } from './modules/contact/contact.module.js';
 import { messagingRoutes } from './modules/broker/messaging.routes.js';
 import { devicesModule } from './modules/devices/index.js';
 import { InvoicesRepository } from './modules/invoices/invoices.repository.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const invoices = new InvoicesService(new InvoicesRepository(database.db), policy, audit, sellerOf(env));
       await registerOrganizations(api, { db: database.db, env, policy, audit, invoices });
       await api.register(invoicesRoutes, { service: invoices });
+      await registerContact(api, { db: database.db, env });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
       if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy });
     },

@@ -106,12 +106,32 @@ const envSchema = z
       .regex(/^\d{1,2}(\.\d{1,2})?$/, 'INVOICE_VAT_RATE must be a percentage such as 21 or 25.5')
       .transform(cents)
       .optional(),
+    /** HMAC key that signs the contact form's CAPTCHA challenges; unset means one made at first start and kept in the database. */
+    CAPTCHA_SECRET: z.string().min(32, 'CAPTCHA_SECRET must be at least 32 characters').optional(),
+    /** PBKDF2 iterations per CAPTCHA attempt: a browser makes 1,000 to 2,000 attempts, about a second at the default. */
+    CAPTCHA_COST: z.coerce.number().int().min(1).max(1_000_000).default(500),
+    /** Seconds a CAPTCHA challenge can be answered in. */
+    CAPTCHA_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
+    /** Mail server for contact messages (`smtp://user:pass@host:587`, `smtps://…`); unset means they are only stored. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^/]/, 'SMTP_URL must start with smtp:// or smtps:// and name a host')
+      .optional(),
+    /** Who receives contact messages; required with SMTP_URL. */
+    CONTACT_TO: z.email('CONTACT_TO must be an email address').optional(),
+    /** The From of contact mails: an address the mail server lets the console send as. */
+    CONTACT_FROM: z.string().trim().min(1).optional(),
+    /** Contact messages one account may send per hour. */
+    CONTACT_RATE_LIMIT_USER: z.coerce.number().int().min(1).default(5),
+    /** Contact messages one client address may send per hour. */
+    CONTACT_RATE_LIMIT_ADDRESS: z.coerce.number().int().min(1).default(20),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
-  .transform((e) => ({
-    ...e,
-    PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
-  }));
+  .refine((e) => !e.SMTP_URL || e.CONTACT_TO, { path: ['CONTACT_TO'], message: 'CONTACT_TO must be set when SMTP_URL is: it is where contact messages are mailed' })
+  .transform((e) => {
+    const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+    return { ...e, PUBLIC_URL: publicUrl, CONTACT_FROM: e.CONTACT_FROM ?? `Fleetlink <fleetlink@${new URL(publicUrl).hostname}>` };
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -8,6 +8,7 @@ export * from './countries.js';
 export * from './forms/organization-form.js';
 export * from './http/organizations.js';
 export * from './http/invoices.js';
+export * from './http/contact.js';
 export * from './format-invoice.js';
 export * from './http/servers.js';
 export * from './forms/command-form.js';

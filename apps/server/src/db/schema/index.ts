@@ -10,3 +10,4 @@ export * from './monitors.js';
 export * from './tunnels.js';
 export * from './releases.js';
 export * from './invoices.js';
+export * from './contact.js';

@@ -120,10 +120,17 @@ export function createApiClient(options: ApiClientOptions) {
     return response.blob();
   }
 
+  /**
+   * A plain fetch with the bearer token, for a library that fetches for itself (the CAPTCHA
+   * widget): it reads the answer, and a failure is its to show.
+   */
+  const authorizedFetch = (url: string, init: RequestInit = {}) => send(url, { ...init, headers: new Headers(init.headers) }, () => {});
+
   return {
     request,
     upload,
     blob,
+    fetch: authorizedFetch,
     get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal) => request<T>(url, { schema, signal }),
     post: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'POST', body, schema }),
     put: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'PUT', body, schema }),

@@ -12,6 +12,8 @@ export interface Session {
   /** Full name and username from the user profile (ID token). */
   name: string | null;
   username: string | null;
+  /** The email the provider has for the user (ID token), to prefill forms with. */
+  email: string | null;
   hasRole: (role: RealmRole) => boolean;
   signIn: (returnUrl: string) => Promise<void>;
   signOut: () => Promise<void>;
@@ -32,6 +34,7 @@ export function useSession(): Session {
     details,
     name: user?.profile.name ?? null,
     username: user?.profile.preferred_username ?? details?.username ?? null,
+    email: user?.profile.email ?? null,
     hasRole,
     signIn: (returnUrl) => signinRedirect({ state: returnUrl }),
     // Ends the session at the provider too (RP-initiated logout), then comes back to the console.

@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { AgentRoutes } from '../../features/agent/AgentRoutes';
 import { AuditTrailPage } from '../../features/audit/AuditTrailPage';
 import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
+import { ContactPage } from '../../features/contact/ContactPage';
 import { DevicesRoutes } from '../../features/devices/DevicesRoutes';
 import { OperatorPage } from '../../features/devices/OperatorPage';
 import { HomePage } from '../../features/home/HomePage';
@@ -20,12 +21,6 @@ import { RouteErrorPage } from './RouteErrorPage';
 const needs = (...roles: RouteAccess['roles'] & {}): RouteAccess => ({ roles });
 const user = needs(RealmRole.User);
 const admin = needs(RealmRole.Admin);
-
-/**
- * Pages of capabilities not built yet route to the plain not-found page, still behind their guard,
- * so the role rules hold from day one. Each capability replaces its `NotFoundPage` entry.
- */
-const notBuilt = <NotFoundPage />;
 
 export const routes: RouteObject[] = [
   {
@@ -49,7 +44,7 @@ export const routes: RouteObject[] = [
           { path: 'terms-service', element: <TermsOfServicePage /> },
           { path: 'privacy-policy', element: <PrivacyPolicyPage /> },
           { path: 'access-denied', element: <AccessDeniedPage /> },
-          { path: 'contact', element: notBuilt },
+          { path: 'contact', element: <ContactPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

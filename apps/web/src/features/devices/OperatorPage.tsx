@@ -1,11 +1,13 @@
 import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
+import { ContactMessagesCard } from '../contact/ContactMessagesCard';
 import { CreateInvoicesCard } from '../invoices/CreateInvoicesCard';
 import { useReindexDevices } from './device-api';
 
 /**
- * /operator (realm ADMIN): rebuild the device search index, and create the month's invoices.
+ * /operator (realm ADMIN): rebuild the device search index, create the month's invoices, and read
+ * what users wrote through the contact form.
  */
 export function OperatorPage() {
   const reindex = useReindexDevices();
@@ -30,6 +32,7 @@ export function OperatorPage() {
         </Stack>
       </Card>
       <CreateInvoicesCard />
+      <ContactMessagesCard />
     </Stack>
   );
 }

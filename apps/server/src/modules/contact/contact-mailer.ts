@@ -1,0 +1,56 @@
+import { createTransport } from 'nodemailer';
+import type { ContactMessageRow } from './contact.repository.js';
+
+export interface MailSettings {
+  /** `smtp://user:pass@host:587` or `smtps://…`: nodemailer's connection URL (never logged). */
+  smtpUrl: string;
+  to: string;
+  from: string;
+}
+
+/** What the mail server answered when it would not take a message. */
+export class MailRefusedError extends Error {}
+
+/**
+ * Mails a contact message to the operator's address. The sender's address goes in Reply-To, not
+ * From: the console's mail server may only send as its own address.
+ */
+export class ContactMailer {
+  private readonly transport;
+
+  constructor(private readonly settings: MailSettings) {
+    // Bounded waits: a mail server that hangs must not keep a message 'sending' for good.
+    this.transport = createTransport({ url: settings.smtpUrl, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 });
+  }
+
+  async send(message: ContactMessageRow): Promise<void> {
+    try {
+      await this.transport.sendMail({
+        from: this.settings.from,
+        to: this.settings.to,
+        replyTo: { name: message.name, address: message.email },
+        subject: `Contact form: ${message.name}`,
+        text: [
+          `From: ${message.name} <${message.email}>`,
+          `Account: ${message.senderUsername}`,
+          `Sent: ${message.createdAt.toISOString()}`,
+          '',
+          message.message,
+        ].join('\n'),
+      });
+    } catch (err) {
+      throw new MailRefusedError(describe(err));
+    }
+  }
+
+  close() {
+    this.transport.close();
+  }
+}
+
+/** The server's own words when it answered (`550 5.7.1 …`), otherwise what went wrong on the way. */
+function describe(err: unknown): string {
+  const e = err as { response?: string; responseCode?: number; code?: string; message?: string };
+  if (e.response) return e.response;
+  return [e.code, e.message].filter(Boolean).join(': ') || 'unknown error';
+}
