@@ -8,6 +8,8 @@ const print = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 const server = new SMTPServer({
   authOptional: true,
+  // No DNS here: a reverse lookup of 127.0.0.1 would only wait.
+  disableReverseLookup: true,
   disabledCommands: ['STARTTLS'],
   logger: false,
   onRcptTo(address, _session, callback) {

@@ -2,6 +2,7 @@ import type { ContactMessageList } from '@fleetlink/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { consoleSecrets } from '../../db/schema/index.js';
+import { parseEnv } from '../../env.js';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.js';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
 import { CAPTCHA_MESSAGES } from './captcha.js';
@@ -150,10 +151,15 @@ describe('contact form mail', () => {
     await sink?.close();
   });
 
-  it('refuses to start with SMTP_URL but no CONTACT_TO', async () => {
-    await expect(startTestConsole({ SMTP_URL: 'smtp://127.0.0.1:25' })).rejects.toThrow(
+  it('says in one line what is wrong with the mail configuration', () => {
+    expect(() => parseEnv({ SMTP_URL: 'smtp://127.0.0.1:25' })).toThrow(
       'Invalid configuration: CONTACT_TO: CONTACT_TO must be set when SMTP_URL is: it is where contact messages are mailed',
     );
+    expect(() => parseEnv({ SMTP_URL: 'http://mail.example.com', CONTACT_TO: 'ops@example.com' })).toThrow(
+      'Invalid configuration: SMTP_URL: SMTP_URL must start with smtp:// or smtps:// and name a host',
+    );
+    expect(() => parseEnv({ SMTP_URL: 'smtp://mail.example.com', CONTACT_TO: 'ops' })).toThrow('Invalid configuration: CONTACT_TO: CONTACT_TO must be an email address');
+    expect(parseEnv({ PUBLIC_URL: 'https://console.example.com' }).CONTACT_FROM).toBe('Fleetlink <fleetlink@console.example.com>');
   });
 
   it('mails a message to CONTACT_TO through a real SMTP server, with the sender in Reply-To', async () => {

@@ -34,6 +34,15 @@ describe('createApiClient', () => {
     expect(onError).not.toHaveBeenCalled();
   });
 
+  it('fetches for a library with the bearer token, leaving the answer and its failures to it', async () => {
+    const { api, headers, onError } = setup(json(401, { code: 'UNAUTHENTICATED', message: 'Sign in.' }));
+    const res = await api.fetch('/api/contact/challenge', { headers: { Accept: 'application/json' } });
+    expect(res.status).toBe(401);
+    expect(headers().get('Authorization')).toBe('Bearer token-1');
+    expect(headers().get('Accept')).toBe('application/json');
+    expect(onError).not.toHaveBeenCalled();
+  });
+
   it('sends no token to excluded URLs', async () => {
     const { api, headers } = setup(json(200, {}));
     await api.get('/api/config');

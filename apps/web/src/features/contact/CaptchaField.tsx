@@ -20,14 +20,20 @@ interface CaptchaFieldProps {
 export function CaptchaField({ onChange, error, round }: CaptchaFieldProps) {
   const api = useApi();
   const ref = useRef<AltchaWidgetElement>(null);
-  const [loaded, setLoaded] = useState(false);
+  const [loaded, setLoaded] = useState<'loading' | 'loaded' | 'failed'>('loading');
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
 
   useEffect(() => {
     let live = true;
     // Loaded with the page that needs it, not with every page of the console.
-    void import('./altcha-setup').then(() => live && setLoaded(true));
+    import('./altcha-setup').then(
+      () => live && setLoaded('loaded'),
+      (err: unknown) => {
+        console.error('The CAPTCHA widget could not be loaded:', err);
+        if (live) setLoaded('failed');
+      },
+    );
     return () => {
       live = false;
     };
@@ -35,7 +41,7 @@ export function CaptchaField({ onChange, error, round }: CaptchaFieldProps) {
 
   useEffect(() => {
     const widget = ref.current;
-    if (!loaded || !widget) return;
+    if (loaded !== 'loaded' || !widget) return;
     const onState = (e: Event) => {
       const { state, payload } = (e as CustomEvent<{ state: string; payload?: string }>).detail;
       onChangeRef.current(state === 'verified' && payload ? payload : '');
@@ -48,7 +54,13 @@ export function CaptchaField({ onChange, error, round }: CaptchaFieldProps) {
   }, [api, loaded, round]);
 
   return (
-    <Input.Wrapper key={round} label="CAPTCHA" withAsterisk error={error} data-testid="captcha">
+    <Input.Wrapper
+      key={round}
+      label="CAPTCHA"
+      withAsterisk
+      error={loaded === 'failed' ? 'The CAPTCHA could not be loaded: reload the page to try again.' : error}
+      data-testid="captcha"
+    >
       <altcha-widget ref={ref} />
     </Input.Wrapper>
   );
