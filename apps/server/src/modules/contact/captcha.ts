@@ -9,7 +9,7 @@ import type { CaptchaRedemptionsRepository } from './captcha-redemptions.reposit
 export interface CaptchaSettings {
   /** HMAC key that signs challenges; a solution is checked against the console's own signature. */
   secret: string;
-  /** PBKDF2 iterations per attempt; a browser makes on average 1.5 × that many attempts' worth. */
+  /** PBKDF2 iterations per attempt; a solve takes COUNTER_MIN to COUNTER_MAX attempts. */
   cost: number;
   /** Seconds a challenge can be answered in. */
   ttlSeconds: number;

@@ -23,6 +23,7 @@ export async function registerContact(api: FastifyInstance, { db, env }: { db: D
   const mailer = env.SMTP_URL && env.CONTACT_TO ? new ContactMailer({ smtpUrl: env.SMTP_URL, to: env.CONTACT_TO, from: env.CONTACT_FROM }) : undefined;
   const service = new ContactService(new ContactRepository(db), captcha, mailer, api.log);
   await api.register(contactRoutes, { service, limits: { perUser: env.CONTACT_RATE_LIMIT_USER, perAddress: env.CONTACT_RATE_LIMIT_ADDRESS } });
+  if (mailer) api.addHook('onReady', () => service.settleInterrupted());
   api.addHook('onClose', async () => {
     await service.settled();
     mailer?.close();

@@ -1,5 +1,5 @@
 import { CONTACT_MESSAGES_PAGE, type ContactMailStatus } from '@fleetlink/contract';
-import { count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { contactMessages } from '../../db/schema/index.js';
 
@@ -17,6 +17,16 @@ export class ContactRepository {
 
   async setMailStatus(id: string, mailStatus: ContactMailStatus, mailError: string | null = null): Promise<void> {
     await this.db.update(contactMessages).set({ mailStatus, mailError }).where(eq(contactMessages.id, id));
+  }
+
+  /** Messages still 'sending' since before `before`: their console stopped before the mail server answered. */
+  async failUnconfirmed(before: Date, reason: string): Promise<number> {
+    const rows = await this.db
+      .update(contactMessages)
+      .set({ mailStatus: 'FAILED', mailError: reason })
+      .where(and(eq(contactMessages.mailStatus, 'SENDING'), lt(contactMessages.createdAt, before)))
+      .returning({ id: contactMessages.id });
+    return rows.length;
   }
 
   /** The newest messages first, and how many there are. */

@@ -5,6 +5,9 @@ import type { Captcha } from './captcha.js';
 import type { ContactMailer } from './contact-mailer.js';
 import type { ContactMessageRow, ContactRepository } from './contact.repository.js';
 
+/** Longer than a send may take (ContactMailer's connection, greeting and socket timeouts). */
+const UNCONFIRMED_AFTER_MS = 10 * 60_000;
+
 const toMessage = (r: ContactMessageRow): ContactMessage => ({
   id: r.id,
   name: r.name,
@@ -55,6 +58,16 @@ export class ContactService {
   async newest(): Promise<ContactMessageList> {
     const { rows, total } = await this.repo.newest();
     return { items: rows.map(toMessage), total };
+  }
+
+  /**
+   * At start: a message left 'sending' by a console that stopped mid-way is marked failed, not sent
+   * again (the mail server may have taken it). Messages this young may still be on their way from
+   * another console of the same database: a send gives up well within it.
+   */
+  async settleInterrupted(): Promise<void> {
+    const count = await this.repo.failUnconfirmed(new Date(Date.now() - UNCONFIRMED_AFTER_MS), 'The console stopped before the mail server confirmed it.');
+    if (count) this.log.warn({ count }, `${count} contact message(s) were left unconfirmed by a console that stopped: marked as not mailed`);
   }
 
   /** Resolves when every mail started so far has been sent or refused. */

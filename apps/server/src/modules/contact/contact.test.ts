@@ -1,7 +1,7 @@
 import type { ContactMessageList } from '@fleetlink/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { consoleSecrets } from '../../db/schema/index.js';
+import { consoleSecrets, contactMessages } from '../../db/schema/index.js';
 import { parseEnv } from '../../env.js';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.js';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
@@ -176,6 +176,17 @@ describe('contact form mail', () => {
     expect(mail.raw).toMatch(/^Subject: Contact form: Ann Example$/m);
     expect(mail.raw).toContain('Account: user@fleetlink.local');
     expect(mail.raw).toContain('Please call me back.\r\nThanks!');
+  });
+
+  it('marks a message a stopped console left unconfirmed as not mailed, at the next start', async () => {
+    const db = t!.c.database.db;
+    const row = { name: 'Old', email: 'old@example.com', message: 'Left sending', senderSubject: 's', senderUsername: USER, mailStatus: 'SENDING' as const };
+    const [old] = await db.insert(contactMessages).values({ ...row, createdAt: new Date(Date.now() - 11 * 60_000) }).returning();
+    const [recent] = await db.insert(contactMessages).values({ ...row, message: 'Still on its way' }).returning();
+    await t!.c.restart();
+    const byId = new Map((await t!.list()).items.map((m) => [m.id, m]));
+    expect(byId.get(old.id)).toMatchObject({ mailStatus: 'FAILED', mailError: 'The console stopped before the mail server confirmed it.' });
+    expect(byId.get(recent.id)).toMatchObject({ mailStatus: 'SENDING', mailError: null });
   });
 
   it('keeps the message and logs why when the mail server refuses it', async () => {
