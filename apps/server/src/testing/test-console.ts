@@ -28,10 +28,24 @@ export interface TestConsole extends RunningConsole {
   /** fetch against the console's API with an optional bearer token. */
   api(pathname: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
   /**
+   * Calls the console as a seeded account (its token asked for once), or with no token when `who`
+   * is undefined; a JSON answer is parsed, any other is text, an empty one undefined.
+   */
+  call(who: string | undefined, method: string, pathname: string, json?: unknown): Promise<ApiAnswer>;
+  /** Asks for the accounts' tokens now, for `call`: their sign-ins (audited) happen here, not inside a later step. */
+  signIn(...who: string[]): Promise<void>;
+  /**
    * Stops the console (its broker and proxy with it) and starts it again on the same port, data and
    * database, as agents see a console that restarts; its parts (`messaging`, `proxy`, …) are the new ones after.
    */
   restart(): Promise<void>;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  /** Each test reads the shape it expects. */
+  body: any;
 }
 
 /**
@@ -61,6 +75,7 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
     'user@fleetlink.local': 'user',
     'guest@fleetlink.local': 'guest',
   };
+  const tokens = new Map<string, Promise<string>>();
   const tc: TestConsole = {
     ...running,
     dataDir,
@@ -85,6 +100,20 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
       if (token) headers.authorization = `Bearer ${token}`;
       if (json !== undefined) headers['content-type'] = 'application/json';
       return fetch(`${running.url}${pathname}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    },
+    async signIn(...who) {
+      // One after the other, so their audit entries come in the order given.
+      for (const w of who) {
+        if (!tokens.has(w)) tokens.set(w, tc.token(w));
+        await tokens.get(w);
+      }
+    },
+    async call(who, method, pathname, json) {
+      if (who) await tc.signIn(who);
+      const res = await tc.api(pathname, { method, token: who ? await tokens.get(who) : undefined, json });
+      const text = await res.text();
+      const body = !text ? undefined : res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+      return { status: res.status, headers: res.headers, body };
     },
   };
   return tc;

@@ -25,16 +25,11 @@ const HOSTILE = '=HYPERLINK("http://evil.example","click")';
 describe('audit trail', () => {
   let s: MessagingSetup;
   let dns: Awaited<ReturnType<typeof startLocalDnsServer>>;
-  const tokens: Record<string, string> = {};
   const agents: AgentProcess[] = [];
   const dirs: string[] = [];
   let userOrg: string;
 
-  const call = async (who: string | undefined, method: string, path: string, json?: unknown) => {
-    const res = await s.tc.api(`/api${path}`, { method, token: who ? tokens[who] : undefined, json });
-    const text = await res.text();
-    return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text, headers: res.headers };
-  };
+  const call = (who: string | undefined, method: string, path: string, json?: unknown) => s.tc.call(who, method, `/api${path}`, json);
   const page = async (query = '', path = '/audit', who = ADMIN_EMAIL) => {
     const res = await call(who, 'GET', `${path}${query ? `?${query}` : ''}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -54,7 +49,7 @@ describe('audit trail', () => {
   beforeAll(async () => {
     dns = await startLocalDnsServer();
     s = await embeddedSetup({ TUNNEL_PROXY_HOST: PROXY_HOST, DNS_SERVERS: dns.address });
-    for (const who of [ADMIN_EMAIL, USER_EMAIL, GUEST_EMAIL]) tokens[who] = await s.tc.token(who);
+    await s.tc.signIn(ADMIN_EMAIL, USER_EMAIL, GUEST_EMAIL);
     userOrg = (await call(USER_EMAIL, 'GET', '/organizations')).body[0].id;
   });
   afterAll(async () => {

@@ -17,11 +17,7 @@ const FAST_CAPTCHA = { CAPTCHA_COST: '1' };
 /** A console, its accounts' tokens, and the calls of a person filling in /contact. */
 async function contactConsole(env: Record<string, string> = {}) {
   const c = await startTestConsole({ ...FAST_CAPTCHA, ...env });
-  const tokens = Object.fromEntries(await Promise.all([ADMIN, USER, GUEST].map(async (who) => [who, await c.token(who)] as const)));
-  const call = async (who: string | undefined, method: string, path: string, json?: unknown) => {
-    const res = await c.api(path, { method, token: who ? tokens[who] : undefined, json });
-    return { status: res.status, headers: res.headers, body: await res.json() };
-  };
+  const call = c.call;
   const solved = async (who: string) => solveCaptcha((await call(who, 'GET', '/api/contact/challenge')).body);
   const send = async (who: string, form: Record<string, unknown> = {}) =>
     call(who, 'POST', '/api/contact', { name: 'Ann Example', email: 'ann@example.com', message: 'Hello operator', captcha: await solved(who), ...form });

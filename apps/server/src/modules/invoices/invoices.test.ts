@@ -25,24 +25,12 @@ const company = (name: string, country: string, vat: string) => ({
   vat,
 });
 
-/** A console and a way to call its API as a seeded account. */
-async function consoleWithTokens(env: Record<string, string>) {
-  const c = await startTestConsole(env);
-  const tokens: Record<string, string> = { [ADMIN]: await c.token(ADMIN), [USER]: await c.token(USER) };
-  const call = async (who: string | undefined, method: string, path: string, json?: unknown) => {
-    const res = await c.api(path, { method, token: who ? tokens[who] : undefined, json });
-    const text = await res.text();
-    const body = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text;
-    return { status: res.status, body };
-  };
-  return { c, call };
-}
 
 const day = (m: Month, d: number, hour = 0) => new Date(Date.UTC(m.year, m.month - 1, d, hour));
 
 describe('invoices', () => {
   let c: TestConsole;
-  let call: Awaited<ReturnType<typeof consoleWithTokens>>['call'];
+  let call: TestConsole['call'];
   const month = previousMonth(new Date());
   const days = daysInMonth(month);
   const year = new Date().getUTCFullYear();
@@ -55,7 +43,8 @@ describe('invoices', () => {
   };
 
   beforeAll(async () => {
-    ({ c, call } = await consoleWithTokens(seller));
+    c = await startTestConsole(seller);
+    call = c.call;
     // Acme (Germany, with a VAT number): reverse charge. Beta (Netherlands, like the seller): 21 %.
     // The user's personal organization (no country): 21 %. Idle has no devices: no invoice.
     org.acme = (await call(ADMIN, 'POST', '/api/organization', company('Acme GmbH', 'DE', 'DE123456789'))).body.id;
@@ -174,7 +163,8 @@ describe('invoices', () => {
 
 describe('device history for invoices', () => {
   it('keeps when a device was created, moved to another organization, renamed and deleted', async () => {
-    const { c, call } = await consoleWithTokens({});
+    const c = await startTestConsole();
+    const call = c.call;
     try {
       const a = (await call(ADMIN, 'POST', '/api/organization', company('A', 'DE', ''))).body.id;
       const b = (await call(ADMIN, 'POST', '/api/organization', company('B', 'DE', ''))).body.id;
@@ -198,7 +188,8 @@ describe('device history for invoices', () => {
 
 describe('concurrent invoice runs', () => {
   it('make each invoice once, with gapless numbers', async () => {
-    const { c, call } = await consoleWithTokens({});
+    const c = await startTestConsole();
+    const call = c.call;
     try {
       const lastMonth = previousMonth(new Date());
       for (const name of ['One', 'Two', 'Three', 'Four']) {
