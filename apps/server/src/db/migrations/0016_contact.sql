@@ -3,11 +3,6 @@ CREATE TABLE "captcha_redemptions" (
 	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "console_secrets" (
-	"name" text PRIMARY KEY NOT NULL,
-	"value" text NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "contact_messages" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"name" text NOT NULL,
@@ -21,4 +16,8 @@ CREATE TABLE "contact_messages" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "contact_messages_created_idx" ON "contact_messages" USING btree ("created_at" DESC NULLS LAST);
+CREATE INDEX "contact_messages_created_idx" ON "contact_messages" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
+-- One table of the keys the console makes for itself (the provider's, the CAPTCHA's), not one per feature.
+ALTER TABLE "idp_secrets" RENAME TO "console_secrets";--> statement-breakpoint
+ALTER TABLE "console_secrets" RENAME CONSTRAINT "idp_secrets_pkey" TO "console_secrets_pkey";--> statement-breakpoint
+UPDATE "console_secrets" SET "name" = 'idp-keys' WHERE "name" = 'keys';

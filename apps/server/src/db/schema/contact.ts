@@ -30,12 +30,3 @@ export const captchaRedemptions = pgTable('captcha_redemptions', {
   signature: text('signature').primaryKey(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
-
-/**
- * Keys the console makes for itself on first start and every instance must share (the CAPTCHA's
- * HMAC key), unless the environment gives them.
- */
-export const consoleSecrets = pgTable('console_secrets', {
-  name: text('name').primaryKey(),
-  value: text('value').notNull(),
-});

@@ -24,13 +24,6 @@ export const idpPayloads = pgTable(
   ],
 );
 
-/** Signing keys (private JWK) and cookie keys of the built-in provider, created on first start. */
-export const idpSecrets = pgTable('idp_secrets', {
-  name: text('name').primaryKey(),
-  value: jsonb('value').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
 /** Seeded accounts of the built-in provider; passwords are scrypt hashes. */
 export const idpAccounts = pgTable('idp_accounts', {
   id: text('id').primaryKey(),

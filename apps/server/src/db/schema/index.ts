@@ -11,3 +11,4 @@ export * from './tunnels.js';
 export * from './releases.js';
 export * from './invoices.js';
 export * from './contact.js';
+export * from './console-secrets.js';

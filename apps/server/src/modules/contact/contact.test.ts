@@ -77,7 +77,8 @@ describe('contact form', () => {
   });
 
   it('refuses an expired challenge, a forged one, a tampered one and a made-up answer', async () => {
-    const [{ value: secret }] = await t.c.database.db.select().from(consoleSecrets).where(eq(consoleSecrets.name, 'captcha-hmac'));
+    const [{ value }] = await t.c.database.db.select().from(consoleSecrets).where(eq(consoleSecrets.name, 'captcha-hmac'));
+    const secret = value as string;
     const post = async (captcha: string) => t.call(USER, 'POST', '/api/contact', { name: 'Eve', email: 'eve@example.com', message: 'Let me in', captcha });
 
     const expired = await post(await solveCaptcha(await signedChallenge(secret, new Date(Date.now() - 1000))));

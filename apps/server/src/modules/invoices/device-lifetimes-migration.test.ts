@@ -1,35 +1,19 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
+import { databaseAtMigration } from '../../db/migrations.test-support.js';
 import { deviceLifetimes } from '../../db/schema/index.js';
 
-const migrations = path.resolve(import.meta.dirname, '../../db/migrations');
 const dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-upgrade-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The migrations as they were before invoices (0000–0014). */
-function migrationsBeforeInvoices(): string {
-  const folder = path.join(dir, 'migrations-0014');
-  cpSync(migrations, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
-  journal.entries = journal.entries.filter((e: { idx: number }) => e.idx <= 14);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 describe('upgrading a database made before invoices', () => {
   it('bills its existing devices from their creation', async () => {
     const dataDir = path.join(dir, 'data');
-    mkdirSync(path.join(dataDir, 'pg'), { recursive: true });
-    const client = await PGlite.create({ dataDir: path.join(dataDir, 'pg'), extensions: { pg_trgm } });
-    await migrate(drizzle({ client }), { migrationsFolder: migrationsBeforeInvoices() });
+    // As it was before invoices (0000–0014).
+    const client = await databaseAtMigration(dataDir, 14);
     const {
       rows: [org],
     } = await client.query<{ id: string }>(`insert into organizations (type, name) values ('COMPANY', 'Old') returning id`);
