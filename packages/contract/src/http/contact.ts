@@ -4,6 +4,13 @@ import { messages, requiredText, withoutControlCharacters } from '../forms/messa
 /** SPEC §9: contact name max 32. The SPEC gives no other limit; these keep a message a message. */
 export const contactLimits = { name: 32, email: 254, message: 5000, captcha: 20_000 } as const;
 
+/** Why a CAPTCHA answer is refused, under the field: each time the person solves it again. */
+export const captchaMessages = {
+  invalid: 'The CAPTCHA answer is not valid. Solve the CAPTCHA again.',
+  expired: 'The CAPTCHA has expired. Solve it again.',
+  used: 'This CAPTCHA answer was used already. Solve the CAPTCHA again.',
+} as const;
+
 /** Everything but the line breaks and tabs a multi-line message holds. */
 const CONTROL_EXCEPT_LAYOUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
@@ -19,7 +26,7 @@ export const contactFormSchema = z.object({
   captcha: z
     .string({ error: messages.required('CAPTCHA') })
     .min(1, messages.required('CAPTCHA'))
-    .max(contactLimits.captcha, 'The CAPTCHA answer is not valid. Solve the CAPTCHA again.'),
+    .max(contactLimits.captcha, captchaMessages.invalid),
 });
 export type ContactFormInput = z.input<typeof contactFormSchema>;
 export type ContactForm = z.output<typeof contactFormSchema>;

@@ -1,7 +1,7 @@
 import { createChallenge, randomInt, verifySolution, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { deriveHmacKeySecret } from 'altcha-lib/frameworks/fastify';
-import { contactChallengeSchema } from '@fleetlink/contract';
+import { captchaMessages, contactChallengeSchema } from '@fleetlink/contract';
 import { z } from 'zod';
 import { badRequest } from '../../lib/app-error.js';
 import type { CaptchaRedemptionsRepository } from './captcha-redemptions.repository.js';
@@ -32,11 +32,6 @@ const payloadSchema = z.object({
 });
 
 const refused = (message: string) => badRequest(message, { captcha: message });
-export const CAPTCHA_MESSAGES = {
-  invalid: 'The CAPTCHA answer is not valid. Solve the CAPTCHA again.',
-  expired: 'The CAPTCHA has expired. Solve it again.',
-  used: 'This CAPTCHA answer was used already. Solve the CAPTCHA again.',
-} as const;
 
 /**
  * A self-hosted ALTCHA proof of work: challenges signed by the console, each answer accepted once
@@ -71,7 +66,7 @@ export class Captcha {
   /** Accepts a solved challenge once; otherwise throws a 400 that names the CAPTCHA field. */
   async redeem(payload: string): Promise<void> {
     const parsed = payloadSchema.safeParse(decode(payload));
-    if (!parsed.success) throw refused(CAPTCHA_MESSAGES.invalid);
+    if (!parsed.success) throw refused(captchaMessages.invalid);
     const { challenge, solution } = parsed.data;
     const result = await verifySolution({
       challenge: challenge as Challenge,
@@ -81,10 +76,10 @@ export class Captcha {
       hmacKeySignatureSecret: await this.keySignatureSecret(),
     }).catch(() => undefined);
     // The library looks at the date before the signature: a forged challenge past it is refused either way.
-    if (result?.expired) throw refused(CAPTCHA_MESSAGES.expired);
-    if (!result?.verified) throw refused(CAPTCHA_MESSAGES.invalid);
+    if (result?.expired) throw refused(captchaMessages.expired);
+    if (!result?.verified) throw refused(captchaMessages.invalid);
     const expiresAt = new Date(challenge.parameters.expiresAt * 1000);
-    if (!(await this.redemptions.redeem(challenge.signature, expiresAt))) throw refused(CAPTCHA_MESSAGES.used);
+    if (!(await this.redemptions.redeem(challenge.signature, expiresAt))) throw refused(captchaMessages.used);
   }
 }
 

@@ -1,11 +1,10 @@
-import type { ContactMessageList } from '@fleetlink/contract';
+import { captchaMessages, type ContactMessageList } from '@fleetlink/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { consoleSecrets, contactMessages } from '../../db/schema/index.js';
 import { parseEnv } from '../../env.js';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.js';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
-import { CAPTCHA_MESSAGES } from './captcha.js';
 import { signedChallenge, solveCaptcha } from './captcha.test-support.js';
 
 const ADMIN = 'admin@fleetlink.local';
@@ -72,7 +71,7 @@ describe('contact form', () => {
     expect((await t.call(USER, 'POST', '/api/contact', form)).status).toBe(201);
     const again = await t.call(USER, 'POST', '/api/contact', { ...form, message: 'Twice' });
     expect(again.status).toBe(400);
-    expect(again.body).toMatchObject({ message: CAPTCHA_MESSAGES.used, fields: { captcha: CAPTCHA_MESSAGES.used } });
+    expect(again.body).toMatchObject({ message: captchaMessages.used, fields: { captcha: captchaMessages.used } });
     expect((await t.list()).items.filter((m) => m.message === 'Twice')).toEqual([]);
   });
 
@@ -82,19 +81,19 @@ describe('contact form', () => {
     const post = async (captcha: string) => t.call(USER, 'POST', '/api/contact', { name: 'Eve', email: 'eve@example.com', message: 'Let me in', captcha });
 
     const expired = await post(await solveCaptcha(await signedChallenge(secret, new Date(Date.now() - 1000))));
-    expect(expired).toMatchObject({ status: 400, body: { message: CAPTCHA_MESSAGES.expired } });
+    expect(expired).toMatchObject({ status: 400, body: { message: captchaMessages.expired } });
 
     const forged = await post(await solveCaptcha(await signedChallenge('a key that is not the console’s own key', new Date(Date.now() + 60_000))));
-    expect(forged).toMatchObject({ status: 400, body: { message: CAPTCHA_MESSAGES.invalid } });
+    expect(forged).toMatchObject({ status: 400, body: { message: captchaMessages.invalid } });
 
     // The console's own challenge, made cheaper by its solver: the signature no longer matches.
     const real = (await t.call(USER, 'GET', '/api/contact/challenge')).body;
     const cheaper = await solveCaptcha({ ...real, parameters: { ...real.parameters, keyPrefix: '00' } });
-    expect(await post(cheaper)).toMatchObject({ status: 400, body: { message: CAPTCHA_MESSAGES.invalid } });
+    expect(await post(cheaper)).toMatchObject({ status: 400, body: { message: captchaMessages.invalid } });
 
     const madeUp = Buffer.from(JSON.stringify({ challenge: real, solution: { counter: 1, derivedKey: 'ab'.repeat(32) } })).toString('base64');
-    expect(await post(madeUp)).toMatchObject({ status: 400, body: { message: CAPTCHA_MESSAGES.invalid } });
-    expect(await post('not base64 json at all')).toMatchObject({ status: 400, body: { fields: { captcha: CAPTCHA_MESSAGES.invalid } } });
+    expect(await post(madeUp)).toMatchObject({ status: 400, body: { message: captchaMessages.invalid } });
+    expect(await post('not base64 json at all')).toMatchObject({ status: 400, body: { fields: { captcha: captchaMessages.invalid } } });
     expect((await t.list()).items.filter((m) => m.name === 'Eve')).toEqual([]);
   });
 
