@@ -47,7 +47,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       localJwks = publicJwks(secrets);
       timers.push(setInterval(() => void purgeExpired(database.db).catch(() => {}), 15 * 60_000).unref());
     }
-    const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), localJwks });
+    const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), clientId: env.OIDC_CLIENT_ID, localJwks });
     messaging = await startMessaging({ env, database, log: pino({ level: env.LOG_LEVEL, name: 'messaging' }) });
     app = await buildApp({
       env,

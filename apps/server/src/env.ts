@@ -20,8 +20,8 @@ const envSchema = z
     /** External OIDC issuer (e.g. a Keycloak realm URL); unset means the built-in provider at /idp. */
     OIDC_ISSUER: z.string().url().optional(),
     OIDC_CLIENT_ID: z.string().default('fleetlink-console'),
-    /** Expected `aud` of access tokens; unset with an external issuer means audience is not checked. */
-    OIDC_AUDIENCE: z.string().optional(),
+    /** Expected `aud` of access tokens, with either provider; `none` turns the check off (an external issuer that cannot add one). */
+    OIDC_AUDIENCE: z.string().trim().min(1, 'OIDC_AUDIENCE must name an audience, or be none').default('fleetlink-api'),
     OIDC_SCOPE: z.string().default('openid profile email'),
     /** Built-in provider: access token lifetime in seconds (short values let tests exercise refresh). */
     IDP_ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(300),
@@ -155,6 +155,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 /** Issuer the console trusts: the external one, or the built-in provider mounted under /idp. */
 export const issuerOf = (env: Env) => env.OIDC_ISSUER ?? `${env.PUBLIC_URL}/idp`;
 export const usesBuiltInIdp = (env: Env) => env.OIDC_ISSUER === undefined;
-/** The built-in provider always stamps this audience; an external one only when configured. */
+/** The audience the built-in provider stamps on its access tokens, whatever OIDC_AUDIENCE says. */
 export const BUILT_IN_AUDIENCE = 'fleetlink-api';
-export const audienceOf = (env: Env) => env.OIDC_AUDIENCE ?? (usesBuiltInIdp(env) ? BUILT_IN_AUDIENCE : undefined);
+/** The `aud` access tokens must carry; undefined when the operator turned the check off. */
+export const audienceOf = (env: Env) =>
+  usesBuiltInIdp(env) ? BUILT_IN_AUDIENCE : env.OIDC_AUDIENCE.toLowerCase() === 'none' ? undefined : env.OIDC_AUDIENCE;

@@ -2,6 +2,7 @@ import { UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
 import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordLogin } from '../idp/password-login.js';
 import { freePort, startTestConsole, type TestConsole } from '../testing/test-console.js';
 
 /**
@@ -25,12 +26,13 @@ async function fakeKeycloak() {
     }
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  const sign = (claims: Record<string, unknown>) => {
+  const sign = (claims: Record<string, unknown>, header: { typ?: string } = { typ: 'JWT' }) => {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({
       iss: issuer,
       sub: 'f3b0c1d2-0000-4000-8000-00000000abcd',
-      aud: 'account',
+      // Keycloak's access tokens name the account service; the realm's audience mapper adds the API.
+      aud: ['fleetlink-api', 'account'],
       iat: now,
       exp: now + 300,
       typ: 'Bearer',
@@ -44,7 +46,7 @@ async function fakeKeycloak() {
       resource_access: { account: { roles: ['manage-account'] } },
       ...claims,
     })
-      .setProtectedHeader({ alg: 'RS256', kid: 'kc-1', typ: 'JWT' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'kc-1', ...header })
       .sign(privateKey);
   };
   return { issuer, sign, close: () => new Promise<void>((r) => server.close(() => r())) };
@@ -55,7 +57,8 @@ describe('an external OIDC provider', () => {
   let c: TestConsole;
   beforeAll(async () => {
     kc = await fakeKeycloak();
-    c = await startTestConsole({ OIDC_ISSUER: kc.issuer, OIDC_AUDIENCE: 'account' });
+    // No OIDC_AUDIENCE: the audience check is on by default, for fleetlink-api.
+    c = await startTestConsole({ OIDC_ISSUER: kc.issuer });
   });
   afterAll(async () => {
     await c?.close();
@@ -91,16 +94,69 @@ describe('an external OIDC provider', () => {
     expect((await c.api('/api/me', { token: await kc.sign({ aud: 'someone-else' }) })).status).toBe(401);
     expect((await c.api('/api/me', { token: await kc.sign({ iss: 'http://evil.example/realms/fleetlink' }) })).status).toBe(401);
   });
+
+  it('refuses a token without an expiry', async () => {
+    const res = await c.api('/api/me', { token: await kc.sign({ exp: undefined }) });
+    expect(res.status).toBe(401);
+    expect((await res.json()).message).toBe('The access token is not valid: it has no "exp" claim.');
+  });
+
+  it("refuses the console's ID token, though signed by the same issuer for the same user", async () => {
+    // Keycloak's ID token: typ ID, the client as audience.
+    const res = await c.api('/api/me', { token: await kc.sign({ typ: 'ID', aud: 'fleetlink-console', nonce: 'n-1', at_hash: 'x' }) });
+    expect(res.status).toBe(401);
+    expect((await res.json()).message).toBe('This token is not an access token: send the access token, not the ID token.');
+  });
+
+  it("refuses another client's access token of the same realm (no API audience)", async () => {
+    const res = await c.api('/api/me', { token: await kc.sign({ azp: 'grafana', aud: 'account' }) });
+    expect(res.status).toBe(401);
+    expect((await res.json()).message).toBe('The access token is not for this API: its audience must include fleetlink-api.');
+  });
+});
+
+describe('an external OIDC provider with the audience check turned off (OIDC_AUDIENCE=none)', () => {
+  let kc: Awaited<ReturnType<typeof fakeKeycloak>>;
+  let c: TestConsole;
+  beforeAll(async () => {
+    kc = await fakeKeycloak();
+    c = await startTestConsole({ OIDC_ISSUER: kc.issuer, OIDC_AUDIENCE: 'none' });
+  });
+  afterAll(async () => {
+    await c?.close();
+    await kc?.close();
+  });
+
+  it('accepts access tokens of any audience', async () => {
+    expect((await c.api('/api/me', { token: await kc.sign({ aud: 'account' }) })).status).toBe(200);
+    expect((await c.api('/api/me', { token: await kc.sign({ aud: 'account' }, { typ: 'at+jwt' }) })).status).toBe(200);
+  });
+
+  it('still refuses ID tokens, by their typ or, without one, by their audience', async () => {
+    const keycloakIdToken = await kc.sign({ typ: 'ID', aud: 'fleetlink-console' });
+    const plainIdToken = await kc.sign({ typ: undefined, aud: 'fleetlink-console' });
+    for (const token of [keycloakIdToken, plainIdToken]) {
+      const res = await c.api('/api/me', { token });
+      expect(res.status).toBe(401);
+      expect((await res.json()).message).toMatch(/^This token is not an access token/);
+    }
+    // Refresh tokens are JWTs at Keycloak too.
+    expect((await c.api('/api/me', { token: await kc.sign({ typ: 'Refresh' }) })).status).toBe(401);
+    expect((await c.api('/api/me', { token: await kc.sign({ typ: undefined, aud: 'account' }) })).status).toBe(200);
+  });
 });
 
 describe('another Fleetlink console as the external provider', () => {
   it('verifies tokens issued by the other console’s built-in provider', async () => {
     const idp = await startTestConsole();
-    const c = await startTestConsole({ OIDC_ISSUER: `${idp.url}/idp`, OIDC_AUDIENCE: 'fleetlink-api' });
+    const c = await startTestConsole({ OIDC_ISSUER: `${idp.url}/idp` });
     try {
-      const res = await c.api('/api/me', { token: await idp.token('admin@fleetlink.local') });
+      const tokens = await passwordLogin({ consoleUrl: idp.url, email: 'admin@fleetlink.local', password: 'admin' });
+      const res = await c.api('/api/me', { token: tokens.access_token });
       expect(res.status).toBe(200);
       expect((await res.json()).realmRoles).toEqual(['USER', 'ADMIN']);
+      // Its ID token has the same issuer, signature and subject; it opens nothing, here or at home.
+      for (const at of [c, idp]) expect((await at.api('/api/me', { token: tokens.id_token })).status).toBe(401);
     } finally {
       await c.close();
       await idp.close();

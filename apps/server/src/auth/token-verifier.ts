@@ -1,4 +1,4 @@
-import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWK, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import { ConfigError } from '../env.js';
 import { principalFromClaims, type Principal } from './principal.js';
 
@@ -10,32 +10,65 @@ export class InvalidTokenError extends Error {}
 
 interface VerifierOptions {
   issuer: string;
+  /** Expected `aud`; undefined only when the operator turned the check off (`OIDC_AUDIENCE=none`). */
   audience?: string;
+  /** The console's own client id: a token whose audience is this client is its ID token. */
+  clientId: string;
   /** Keys of the built-in provider, verified in-process; otherwise fetched from the issuer's JWKS. */
   localJwks?: { keys: JWK[] };
 }
 
-/** Checks signature (issuer JWKS), issuer, audience and expiry of a bearer access token. */
+const NOT_AN_ACCESS_TOKEN = 'This token is not an access token: send the access token, not the ID token.';
+
+/**
+ * Checks signature (issuer JWKS), issuer, audience and expiry of a bearer access token, and that it
+ * is an access token at all: ID tokens carry the same signature, issuer and claims.
+ */
 export async function createTokenVerifier(opts: VerifierOptions): Promise<TokenVerifier> {
   const keys = opts.localJwks ? createLocalJWKSet(opts.localJwks) : createRemoteJWKSet(await discoverJwksUri(opts.issuer));
   return {
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, keys, {
+        const { payload, protectedHeader } = await jwtVerify(token, keys, {
           issuer: opts.issuer,
-          audience: opts.audience,
+          // A token without an expiry would open the API for ever.
+          requiredClaims: ['exp', 'sub'],
           clockTolerance: 5,
         });
-        if (!payload.sub) throw new InvalidTokenError('The access token has no subject.');
+        // The kind first, then the audience: an ID token gets the answer that says what to send.
+        if (!isAccessToken(protectedHeader, payload, opts)) throw new InvalidTokenError(NOT_AN_ACCESS_TOKEN);
+        if (opts.audience !== undefined && !audiencesOf(payload).includes(opts.audience)) {
+          throw new InvalidTokenError(`The access token is not for this API: its audience must include ${opts.audience}.`);
+        }
         return principalFromClaims(payload);
       } catch (err) {
         if (err instanceof InvalidTokenError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired. Sign in again.');
+        if (err instanceof joseErrors.JWTClaimValidationFailed && err.reason === 'missing') {
+          throw new InvalidTokenError(`The access token is not valid: it has no "${err.claim}" claim.`);
+        }
         throw new InvalidTokenError('The access token is not valid.');
       }
     },
   };
 }
+
+/**
+ * Which kind of token this is, from the first sign the issuer gives:
+ * - the header's `typ` `at+jwt` (RFC 9068 access tokens; the built-in provider sets it);
+ * - Keycloak's `typ` claim: `Bearer` for access tokens, `ID`, `Refresh`, `Logout` for the others;
+ * - otherwise the audience: an ID token's audience is the client it was issued to, the console's
+ *   own client, where an access token names the API (unless the operator made the two the same).
+ */
+export function isAccessToken(header: JWTHeaderParameters, payload: JWTPayload, opts: Pick<VerifierOptions, 'audience' | 'clientId'>): boolean {
+  const headerType = header.typ?.toLowerCase().replace(/^application\//, '');
+  if (headerType === 'at+jwt') return true;
+  if (typeof payload.typ === 'string') return payload.typ.toLowerCase() === 'bearer';
+  if (opts.audience === opts.clientId) return true;
+  return !audiencesOf(payload).includes(opts.clientId);
+}
+
+const audiencesOf = (payload: JWTPayload) => (Array.isArray(payload.aud) ? payload.aud : typeof payload.aud === 'string' ? [payload.aud] : []);
 
 /** Reads the issuer's discovery document once at start: an unreachable issuer stops the start. */
 async function discoverJwksUri(issuer: string): Promise<URL> {
