@@ -88,7 +88,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    // Each operation names the realm roles it needs (`x-roles`, `[]` for any signed-in user), from
+    // the same route config the auth hook enforces; public operations have none.
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      const roles = input.route.config?.public ? undefined : input.route.config?.roles;
+      return roles ? { ...out, schema: { ...out.schema, 'x-roles': roles } } : out;
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: false } });
 

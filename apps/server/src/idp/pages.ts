@@ -33,12 +33,26 @@ export function errorPage(message: string): string {
 export const LOGOUT_SCRIPT_PATH = '/idp/assets/logout.js';
 export const LOGOUT_SCRIPT = "document.getElementById('op.logoutForm').submit();\n";
 
-/** RP-initiated logout: the console already asked "Logout", so the form submits itself. */
+/** RP-initiated logout from the console (its ID token as hint): it already asked "Logout", so the form submits itself. */
 export function logoutPage(form: string): string {
   return layout(
     'Signing out',
     `<h1>Signing out…</h1>${form}<input type="hidden" form="op.logoutForm" name="logout" value="yes">
 <button type="submit" form="op.logoutForm">Sign out</button>
 <script src="${LOGOUT_SCRIPT_PATH}"></script>`,
+  );
+}
+
+/**
+ * A logout request without the session's ID token may come from any site (a link, an image): the
+ * person confirms it here, and the provider checks the form's one-time xsrf value.
+ */
+export function logoutConfirmPage(form: string): string {
+  return layout(
+    'Sign out of Fleetlink?',
+    `<h1>Sign out of Fleetlink?</h1><p>A page asked to end your Fleetlink session. Sign out only if you asked for it.</p>${form}
+<input type="hidden" form="op.logoutForm" name="logout" value="yes">
+<button type="submit" form="op.logoutForm">Sign out</button>
+<p><a href="/">Stay signed in</a></p>`,
   );
 }

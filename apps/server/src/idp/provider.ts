@@ -3,7 +3,7 @@ import type { Db } from '../db/client.js';
 import { BUILT_IN_AUDIENCE, type Env } from '../env.js';
 import type { AccountStore } from './accounts.js';
 import { createAdapterFactory } from './adapter.js';
-import { errorPage, logoutPage } from './pages.js';
+import { errorPage, logoutConfirmPage, logoutPage } from './pages.js';
 import type { IdpSecrets } from './secrets.js';
 
 export const IDP_MOUNT = '/idp';
@@ -57,7 +57,16 @@ export function createProvider(opts: { env: Env; db: Db; accounts: AccountStore;
     interactions: { url: (_ctx, interaction) => `${IDP_MOUNT}/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
-      rpInitiatedLogout: { enabled: true, logoutSource: async (ctx, form) => { ctx.body = logoutPage(form); } },
+      rpInitiatedLogout: {
+        enabled: true,
+        // Signing out straight away only when the request holds this session's own ID token, which
+        // no other site has: a bare GET /idp/session/end from elsewhere gets a question instead.
+        logoutSource: async (ctx, form) => {
+          const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown } } | undefined;
+          const accountId = ctx.oidc.session?.accountId;
+          ctx.body = accountId && hint?.payload?.sub === accountId ? logoutPage(form) : logoutConfirmPage(form);
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => API_RESOURCE,

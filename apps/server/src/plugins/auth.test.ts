@@ -19,7 +19,7 @@ async function app() {
   registerErrorHandling(a);
   registerAuth(a, { verifier });
   a.get('/open', { config: { public: true } }, async () => 'ok');
-  a.get('/any', async (req) => req.principal.username);
+  a.get('/any', { config: { roles: [] } }, async (req) => req.principal.username);
   a.get('/admin', { config: { roles: ['ADMIN'] } }, async () => 'admin');
   return a;
 }
@@ -46,5 +46,13 @@ describe('auth hook', () => {
     }
     const ok = await a.inject({ url: '/admin', headers: { authorization: 'Bearer admin' } });
     expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses to register a route that says neither its roles nor that it is public', async () => {
+    const a = Fastify();
+    registerAuth(a, { verifier });
+    expect(() => a.get('/forgotten', async () => 'open to anyone signed in')).toThrow(
+      'GET /forgotten declares neither the realm roles it needs (config.roles) nor config.public.',
+    );
   });
 });

@@ -11,8 +11,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Served without a token (health, SPA configuration). */
     public?: boolean;
-    /** Realm roles the caller must all hold (SPEC §6). */
-    roles?: string[];
+    /**
+     * Realm roles the caller must all hold (SPEC §6); `[]` for routes open to every signed-in user.
+     * Every route that is not public must say, or the console does not start.
+     */
+    roles?: readonly string[];
   }
 }
 
@@ -28,6 +31,12 @@ interface AuthOptions {
  */
 export function registerAuth(app: FastifyInstance, opts: AuthOptions) {
   app.decorateRequest('principal', null as unknown as Principal);
+  // A route that forgot its roles would be open to any signed-in account, a guest included.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.public && !route.config?.roles) {
+      throw new Error(`${route.method} ${route.url} declares neither the realm roles it needs (config.roles) nor config.public.`);
+    }
+  });
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     // Unknown routes fall through to the 404 handler; a token is not what is missing there.

@@ -45,15 +45,19 @@ export const contactRoutes: FastifyPluginAsyncZod<{ service: ContactService; lim
     }
   };
 
+  // SPEC §2: contact needs a sign-in only, so a guest without a realm role can write.
+  const signedIn = { roles: [] };
+
   app.get(
     '/contact/challenge',
-    { schema: { tags, summary: 'A CAPTCHA challenge (ALTCHA proof of work) for the contact form', response: { 200: contactChallengeSchema } } },
+    { config: signedIn, schema: { tags, summary: 'A CAPTCHA challenge (ALTCHA proof of work) for the contact form', response: { 200: contactChallengeSchema } } },
     async (_req, reply) => reply.header('cache-control', 'no-store').send(await service.challenge()),
   );
 
   app.post(
     '/contact',
     {
+      config: signedIn,
       preHandler: withinLimits,
       schema: {
         tags,

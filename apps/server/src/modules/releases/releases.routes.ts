@@ -25,6 +25,7 @@ import type { AgentDownloadsService } from './agent-downloads.service.js';
 import { attachment } from '../transfers/http-file-names.js';
 
 const admin = { roles: [RealmRole.Admin] };
+const user = { roles: [RealmRole.User] };
 const tags = ['releases'];
 const path = (route: { path: string }) => route.path.replace(/^\/api/, '');
 /** What the multipart framing may add to the archive's own size. */
@@ -107,12 +108,12 @@ export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; re
   // The Install page's downloads: any member of the device's organization (they hold no secret).
   app.get(
     path(agentDownloadRoutes.list),
-    { schema: { tags, summary: "The agent downloads of the device's release, with their sizes", params: deviceIdParamsSchema, response: { 200: agentDownloadsSchema } } },
+    { config: user, schema: { tags, summary: "The agent downloads of the device's release, with their sizes", params: deviceIdParamsSchema, response: { 200: agentDownloadsSchema } } },
     (req) => downloads.list(req.principal, req.params.id),
   );
   app.get(
     path(agentDownloadRoutes.file),
-    { schema: { tags, summary: 'Download the Linux installer or the portable archive', params: agentDownloadParamsSchema } },
+    { config: user, schema: { tags, summary: 'Download the Linux installer or the portable archive', params: agentDownloadParamsSchema } },
     async (req, reply) => {
       const file = await downloads.file(req.principal, req.params.id, req.params.kind);
       return reply

@@ -28,7 +28,8 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
 
   app.get(
     '/me',
-    { schema: { tags: ['system'], summary: 'The signed-in user as the API sees them', response: { 200: meSchema } } },
+    // Any signed-in user, a guest too: the SPA asks it before it knows what the user may see.
+    { config: { roles: [] }, schema: { tags: ['system'], summary: 'The signed-in user as the API sees them', response: { 200: meSchema } } },
     async (req) => req.principal,
   );
 };

@@ -1,5 +1,6 @@
 import {
   deviceIdParamsSchema,
+  RealmRole,
   metricsQuerySchema,
   metricsResponseSchema,
   timelineHours,
@@ -10,11 +11,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
+const user = { roles: [RealmRole.User] };
+
 /** GET /api/device/{id}/metrics and /metrics/TIMELINE (SPEC §7): members of the device's organization. */
 export const metricsRoutes: FastifyPluginAsyncZod<{ repo: TelemetryRepository; policy: OrganizationPolicy }> = async (app, { repo, policy }) => {
   app.get(
     '/device/:id/metrics',
-    { schema: { tags: ['metrics'], params: deviceIdParamsSchema, querystring: metricsQuerySchema, response: { 200: metricsResponseSchema } } },
+    { config: user, schema: { tags: ['metrics'], params: deviceIdParamsSchema, querystring: metricsQuerySchema, response: { 200: metricsResponseSchema } } },
     async (req) => {
       await policy.readDevice(req.principal, req.params.id);
       const since = new Date(Date.now() - req.query.hours * 3600_000);
@@ -25,7 +28,7 @@ export const metricsRoutes: FastifyPluginAsyncZod<{ repo: TelemetryRepository; p
 
   app.get(
     '/device/:id/metrics/TIMELINE',
-    { schema: { tags: ['metrics'], params: deviceIdParamsSchema, querystring: timelineQuerySchema, response: { 200: timelineResponseSchema } } },
+    { config: user, schema: { tags: ['metrics'], params: deviceIdParamsSchema, querystring: timelineQuerySchema, response: { 200: timelineResponseSchema } } },
     async (req) => {
       await policy.readDevice(req.principal, req.params.id);
       const since = new Date(Date.now() - timelineHours[req.query.interval] * 3600_000);
