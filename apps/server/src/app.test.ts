@@ -39,6 +39,26 @@ describe('API basics', () => {
   });
 });
 
+describe('Strict-Transport-Security', () => {
+  const paths = ['/api/health', '/api/me', '/idp/.well-known/openid-configuration', '/devices/search'];
+
+  it('is not sent over plain http, on the API, the provider or the SPA', async () => {
+    for (const path of paths) {
+      const res = await c.api(path);
+      expect(res.headers.get('strict-transport-security'), path).toBeNull();
+      // The other security headers still are.
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
+
+  it('is sent when the request came over https (through a TLS-terminating proxy)', async () => {
+    for (const path of paths) {
+      const res = await c.api(path, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(res.headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
+    }
+  });
+});
+
 describe('bearer tokens', () => {
   it('refuses a request without a token with 401 JSON', async () => {
     const res = await c.api('/api/me');

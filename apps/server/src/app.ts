@@ -14,6 +14,7 @@ import type { Env } from './env.js';
 import { requestForLog } from './lib/log-serializers.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
+import type { SignInLimits } from './idp/sign-in-limits.js';
 import type { Messaging } from './modules/broker/messaging.js';
 import { AuditExportsRepository } from './modules/audit/audit-exports.repository.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
@@ -42,7 +43,7 @@ export interface AppDeps {
   verifier: TokenVerifier;
   publicConfig: PublicConfig;
   /** The built-in identity provider, when no external issuer is configured. */
-  idp?: { provider: Provider; accounts: AccountStore };
+  idp?: { provider: Provider; accounts: AccountStore; limits: SignInLimits };
   /** Folder of the built SPA; the console serves it when present. */
   webDist?: string;
   /** Message hub, broker and the services on them (servers, enrollment, metrics). */
@@ -63,6 +64,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const issuerOrigin = new URL(deps.publicConfig.oidc.authority).origin;
   await app.register(helmet, {
+    // HSTS is sent by the hook below, and only on https: over http a browser must ignore it anyway,
+    // and a console reached over plain http (the embedded default) has no business announcing it.
+    strictTransportSecurity: false,
     contentSecurityPolicy: {
       directives: {
         'connect-src': ["'self'", issuerOrigin],
@@ -72,6 +76,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         'upgrade-insecure-requests': env.PUBLIC_URL.startsWith('https:') ? [] : null,
       },
     },
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    // On the raw response, like helmet's own headers, so the provider's hijacked answers carry it too.
+    if (req.protocol === 'https') reply.raw.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
 
   await app.register(swagger, {

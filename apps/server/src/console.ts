@@ -8,6 +8,7 @@ import { audienceOf, issuerOf, usesBuiltInIdp, type Env } from './env.js';
 import { AccountStore } from './idp/accounts.js';
 import { purgeExpired } from './idp/adapter.js';
 import { createProvider } from './idp/provider.js';
+import { SignInLimits } from './idp/sign-in-limits.js';
 import { startMessaging, type Messaging } from './modules/broker/messaging.js';
 import { ServersRepository } from './modules/servers/servers.repository.js';
 import { startEmbeddedProxy } from './modules/tunnels/embedded-proxy.js';
@@ -43,9 +44,15 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       const accounts = new AccountStore(database.db);
       await accounts.seed();
       const secrets = await loadOrCreateSecrets(database.db);
-      idp = { provider: createProvider({ env, db: database.db, accounts, secrets }), accounts };
+      const limits = new SignInLimits(database.db, {
+        accountFreeFailures: env.SIGN_IN_LIMIT_ACCOUNT,
+        addressFreeFailures: env.SIGN_IN_LIMIT_ADDRESS,
+        maxDelaySeconds: env.SIGN_IN_MAX_DELAY,
+      });
+      idp = { provider: createProvider({ env, db: database.db, accounts, secrets }), accounts, limits };
       localJwks = publicJwks(secrets);
-      timers.push(setInterval(() => void purgeExpired(database.db).catch(() => {}), 15 * 60_000).unref());
+      const purge = () => Promise.all([purgeExpired(database.db), limits.purgeForgotten()]);
+      timers.push(setInterval(() => void purge().catch(() => {}), 15 * 60_000).unref());
     }
     const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), clientId: env.OIDC_CLIENT_ID, localJwks });
     messaging = await startMessaging({ env, database, log: pino({ level: env.LOG_LEVEL, name: 'messaging' }) });

@@ -23,6 +23,12 @@ const envSchema = z
     /** Expected `aud` of access tokens, with either provider; `none` turns the check off (an external issuer that cannot add one). */
     OIDC_AUDIENCE: z.string().trim().min(1, 'OIDC_AUDIENCE must name an audience, or be none').default('fleetlink-api'),
     OIDC_SCOPE: z.string().default('openid profile email'),
+    /** Built-in provider: failed sign-ins of one login before each further one doubles the wait (2 s, 4 s, …). */
+    SIGN_IN_LIMIT_ACCOUNT: z.coerce.number().int().min(1).default(5),
+    /** Built-in provider: the same per client address, which people behind one NAT share. */
+    SIGN_IN_LIMIT_ADDRESS: z.coerce.number().int().min(1).default(20),
+    /** Built-in provider: the longest wait after failed sign-ins, in seconds. */
+    SIGN_IN_MAX_DELAY: z.coerce.number().int().min(1).default(900),
     /** Built-in provider: access token lifetime in seconds (short values let tests exercise refresh). */
     IDP_ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(300),
     /** Host a custom domain's CNAME record must point to: the tunnel proxy's HTTP ingress. */

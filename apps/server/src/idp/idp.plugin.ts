@@ -5,11 +5,13 @@ import type { AuditTrail } from '../modules/audit/audit-trail.js';
 import type { AccountStore } from './accounts.js';
 import { errorPage, loginPage, LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH } from './pages.js';
 import { IDP_MOUNT } from './provider.js';
-import { INVALID_CREDENTIALS, PasswordSignIn } from './sign-in.js';
+import { PasswordSignIn } from './sign-in.js';
+import type { SignInLimits } from './sign-in-limits.js';
 
 interface IdpPluginOptions {
   provider: Provider;
   accounts: AccountStore;
+  limits: SignInLimits;
   audit: AuditTrail;
 }
 
@@ -19,7 +21,7 @@ interface IdpPluginOptions {
  */
 export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
   const { provider } = opts;
-  const signIn = new PasswordSignIn(opts.accounts, opts.audit);
+  const signIn = new PasswordSignIn(opts.accounts, opts.limits, opts.audit);
 
   await app.register(async (interactions) => {
     await interactions.register(formbody);
@@ -49,11 +51,13 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
         if (!login || !password) {
           return sendPage(reply, 400, loginPage({ action, login, error: 'Email and password are required.' }));
         }
-        const account = await signIn.attempt(login, password, req.ip);
-        if (!account) {
-          return sendPage(reply, 401, loginPage({ action, login, error: INVALID_CREDENTIALS }));
+        const result = await signIn.attempt(login, password, req.ip);
+        if ('retryAfterSeconds' in result) {
+          reply.header('retry-after', String(result.retryAfterSeconds));
+          return sendPage(reply, 429, loginPage({ action, login, error: result.error }));
         }
-        return finish(req, reply, { login: { accountId: account.id } });
+        if ('error' in result) return sendPage(reply, 401, loginPage({ action, login, error: result.error }));
+        return finish(req, reply, { login: { accountId: result.account.id } });
       },
     );
   });

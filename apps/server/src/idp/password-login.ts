@@ -16,13 +16,15 @@ export async function passwordLogin(opts: {
   email: string;
   password: string;
   clientId?: string;
+  /** The provider's cookies (its session among them), kept here when a caller goes on with the session. */
+  jar?: Map<string, string>;
 }): Promise<LoginTokens> {
   const base = opts.consoleUrl.replace(/\/$/, '');
   const clientId = opts.clientId ?? 'fleetlink-console';
   const redirectUri = `${base}/auth/callback`;
   const verifier = randomBytes(72).toString('base64url'); // 96 characters, as the SPA uses
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const jar = new Map<string, string>();
+  const jar = opts.jar ?? new Map<string, string>();
 
   const go = async (url: string, init: RequestInit = {}) => {
     const res = await fetch(new URL(url, base), {
@@ -61,6 +63,9 @@ export async function passwordLogin(opts: {
     body: new URLSearchParams({ login: opts.email, password: opts.password }).toString(),
   });
   if (submitted.status === 401 || submitted.status === 400) throw new Error('Sign-in failed: invalid email or password.');
+  if (submitted.status === 429) {
+    throw new Error(`Sign-in refused: too many failed sign-ins; try again in ${submitted.headers.get('retry-after')} seconds.`);
+  }
   let next = location(submitted);
   for (let hops = 0; !next.startsWith(redirectUri) && hops < 5; hops++) next = location(await go(next));
   const code = new URL(next).searchParams.get('code');

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Storage of the built-in OIDC provider (sessions, grants, codes, refresh tokens, interactions), one
@@ -31,4 +31,14 @@ export const idpAccounts = pgTable('idp_accounts', {
   name: text('name').notNull(),
   passwordHash: text('password_hash').notNull(),
   realmRoles: text('realm_roles').array().notNull(),
+});
+
+/**
+ * Failed sign-ins at the built-in provider, counted per typed login (`account:…`) and per client
+ * address (`address:…`): the count decides how long the next attempt must wait.
+ */
+export const idpSignInFailures = pgTable('idp_sign_in_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  lastFailure: timestamp('last_failure', { withTimezone: true }).notNull(),
 });

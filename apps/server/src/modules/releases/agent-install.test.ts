@@ -45,13 +45,15 @@ describe('agent downloads and the Linux installer', () => {
     await tearDown(s, cleanup);
   });
 
-  it('offers nothing while the branch has no release, and nothing to a non-member', async () => {
+  it('offers nothing while the branch has no release, and nothing to a guest without USER', async () => {
     const dev = await memberDevice(s.tc.database.db, 'no release yet');
     expect(await downloads(dev.id)).toEqual({ release: null, downloads: [] });
     expect((await expectError(await s.tc.api(`/api/device/${dev.id}/agent-download/installer`, { token: user }), 404)).message).toBe(
       "There is no release for this device's branch yet, so there is nothing to download.",
     );
-    expect((await expectError(await s.tc.api(`/api/device/${dev.id}/agent-downloads`, { token: await s.tc.token(GUEST_EMAIL) }), 404)).message).toBe('Device not found.');
+    expect((await expectError(await s.tc.api(`/api/device/${dev.id}/agent-downloads`, { token: await s.tc.token(GUEST_EMAIL) }), 403)).message).toBe(
+      'You do not have the necessary authorization: role USER is required.',
+    );
     expect((await s.tc.api(`/api/device/${dev.id}/agent-download/windows`, { token: user })).status).toBe(400);
   });
 
