@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createTokenVerifier } from './auth/token-verifier.js';
 import { openDatabase, type Database } from './db/client.js';
-import { audienceOf, issuerOf, usesBuiltInIdp, type Env } from './env.js';
-import { AccountStore } from './idp/accounts.js';
+import { audienceOf, issuerOf, listensOnLoopbackOnly, usesBuiltInIdp, type Env } from './env.js';
+import { AccountStore, type SeededPassword } from './idp/accounts.js';
+import { keepPasswords } from './idp/kept-passwords.js';
 import { purgeExpired } from './idp/adapter.js';
 import { createProvider } from './idp/provider.js';
 import { SignInLimits } from './idp/sign-in-limits.js';
@@ -26,6 +27,8 @@ export interface RunningConsole {
   messaging?: Messaging;
   /** The built-in tunnel proxy, unless TUNNEL_SSH_PORT is 0. */
   proxy?: { running: RunningProxy; serverId: string };
+  /** The built-in provider's seeded accounts and where their passwords come from, for the start banner. */
+  seededPasswords?: SeededPassword[];
   close(): Promise<void>;
 }
 
@@ -36,13 +39,19 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
   let messaging: Messaging | undefined;
   let app: FastifyInstance | undefined;
   let proxy: { running: RunningProxy; serverId: string } | undefined;
+  let seededPasswords: SeededPassword[] | undefined;
   try {
     const issuer = issuerOf(env);
     let idp;
     let localJwks;
     if (usesBuiltInIdp(env)) {
       const accounts = new AccountStore(database.db);
-      await accounts.seed();
+      seededPasswords = await accounts.seed({
+        exposed: !listensOnLoopbackOnly(env),
+        given: { IDP_ADMIN_PASSWORD: env.IDP_ADMIN_PASSWORD, IDP_USER_PASSWORD: env.IDP_USER_PASSWORD, IDP_GUEST_PASSWORD: env.IDP_GUEST_PASSWORD },
+      });
+      const generated = seededPasswords.flatMap((p) => (p.source === 'generated' ? [p] : []));
+      if (generated.length) keepPasswords(env.DATA_DIR, generated);
       const secrets = await loadOrCreateSecrets(database.db);
       const limits = new SignInLimits(database.db, {
         accountFreeFailures: env.SIGN_IN_LIMIT_ACCOUNT,
@@ -77,6 +86,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       database,
       messaging,
       proxy,
+      seededPasswords,
       async close() {
         timers.forEach(clearInterval);
         await proxy?.running.close();

@@ -5,10 +5,13 @@ import { z } from 'zod';
  * Configuration, parsed once at start. Every part has an embedded default so `npm start` on a fresh
  * machine needs no variables; production overrides them.
  */
+const seededPassword = (name: string) => z.string().min(12, `${name} must be at least 12 characters long`).optional();
+
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-    HOST: z.string().default('0.0.0.0'),
+    /** Loopback by default: a console reachable from elsewhere gets generated passwords for its seeded accounts. */
+    HOST: z.string().trim().min(1).default('127.0.0.1'),
     /** Public base URL of the console; derived from PORT when unset. */
     PUBLIC_URL: z.string().url().optional(),
     DATA_DIR: z.string().default('./data'),
@@ -23,6 +26,10 @@ const envSchema = z
     /** Expected `aud` of access tokens, with either provider; `none` turns the check off (an external issuer that cannot add one). */
     OIDC_AUDIENCE: z.string().trim().min(1, 'OIDC_AUDIENCE must name an audience, or be none').default('fleetlink-api'),
     OIDC_SCOPE: z.string().default('openid profile email'),
+    /** Built-in provider: the seeded accounts' passwords, instead of the well-known or generated ones. */
+    IDP_ADMIN_PASSWORD: seededPassword('IDP_ADMIN_PASSWORD'),
+    IDP_USER_PASSWORD: seededPassword('IDP_USER_PASSWORD'),
+    IDP_GUEST_PASSWORD: seededPassword('IDP_GUEST_PASSWORD'),
     /** Built-in provider: failed sign-ins of one login before each further one doubles the wait (2 s, 4 s, …). */
     SIGN_IN_LIMIT_ACCOUNT: z.coerce.number().int().min(1).default(5),
     /** Built-in provider: the same per client address, which people behind one NAT share. */
@@ -157,6 +164,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   return result.data;
 }
+
+/** Whether the console listens on loopback only (127.0.0.0/8, ::1, localhost), out of other machines' reach. */
+export const listensOnLoopbackOnly = (env: Pick<Env, 'HOST'>) => {
+  const host = env.HOST.toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+};
 
 /** Issuer the console trusts: the external one, or the built-in provider mounted under /idp. */
 export const issuerOf = (env: Env) => env.OIDC_ISSUER ?? `${env.PUBLIC_URL}/idp`;

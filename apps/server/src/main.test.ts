@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { passwordLogin } from './idp/password-login.js';
@@ -10,6 +10,22 @@ import { freePort } from './testing/test-console.js';
 const serverDir = path.resolve(import.meta.dirname, '..');
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** `npm run token -- <email>` from the repository's root, as a person runs it on the console's machine. */
+async function runTokenScript(email: string, env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/token.ts', email], {
+    cwd: path.resolve(serverDir, '../..'),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(code, stderr).toBe(0);
+  return stdout.trim();
+}
 
 /** Runs `main.ts` as `npm run serve` does and collects its output. */
 function launch(env: Record<string, string>) {
@@ -80,6 +96,59 @@ describe('start and stop', () => {
     expect(orgs.map((o: { name: string }) => o.name)).toContain('Saved before kill');
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
+  }, 90_000);
+
+  it('listens on loopback by default, and gives the seeded accounts generated passwords when it listens beyond', async () => {
+    const dataDir = tempDir();
+    const port = String(await freePort());
+    const url = `http://localhost:${port}`;
+    const signIn = (email: string, password: string) => passwordLogin({ consoleUrl: url, email, password });
+
+    // A console first tried out on loopback, with the well-known passwords…
+    const tried = launch({ PORT: port, DATA_DIR: dataDir });
+    await tried.started;
+    expect(tried.out()).toContain('admin@fleetlink.local / admin  (USER, ADMIN)');
+    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+    // Out of other machines' reach: this machine's own network address gets no answer.
+    const external = Object.values(networkInterfaces()).flat().find((i) => i?.family === 'IPv4' && !i.internal)?.address;
+    if (external) await expect(fetch(`http://${external}:${port}/api/health`)).rejects.toThrow();
+    tried.child.kill('SIGTERM');
+    await tried.exited;
+
+    // …then opened to the network: each well-known password is replaced, and the new ones shown once.
+    const exposed = launch({ PORT: port, DATA_DIR: dataDir, HOST: '0.0.0.0', IDP_GUEST_PASSWORD: 'guest-from-the-env' });
+    await exposed.started;
+    const shown = (email: string) => new RegExp(`${email.replace('.', '\\.')} / ([A-Za-z0-9_-]{24})  `).exec(exposed.out())?.[1];
+    if (external) expect((await fetch(`http://${external}:${port}/api/health`)).status).toBe(200);
+    const adminPassword = shown('admin@fleetlink.local');
+    expect(adminPassword).toBeDefined();
+    expect(shown('user@fleetlink.local')).toBeDefined();
+    expect(exposed.out()).toContain('guest@fleetlink.local / (from IDP_GUEST_PASSWORD)  (no role)');
+    expect(exposed.out()).toContain('so the accounts above got generated passwords');
+    await expect(signIn('admin@fleetlink.local', 'admin')).rejects.toThrow('invalid email or password');
+    await expect(signIn('guest@fleetlink.local', 'guest')).rejects.toThrow('invalid email or password');
+    expect((await signIn('admin@fleetlink.local', adminPassword!)).access_token).toBeTruthy();
+    expect((await signIn('guest@fleetlink.local', 'guest-from-the-env')).access_token).toBeTruthy();
+
+    // Kept for npm run token on this machine, readable by its owner only.
+    const kept = path.join(dataDir, 'seeded-passwords.txt');
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
+    expect(readFileSync(kept, 'utf8')).toContain(`admin@fleetlink.local ${adminPassword}`);
+    const token = await runTokenScript('admin@fleetlink.local', { PORT: port, DATA_DIR: dataDir });
+    const me = await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await me.json()).username).toBe('admin@fleetlink.local');
+    exposed.child.kill('SIGTERM');
+    await exposed.exited;
+
+    // The next start shows no password; a variable set now wins.
+    const again = launch({ PORT: port, DATA_DIR: dataDir, HOST: '0.0.0.0', IDP_USER_PASSWORD: 'user-from-the-env' });
+    await again.started;
+    expect(again.out()).not.toContain(adminPassword);
+    expect(again.out()).toContain(`admin@fleetlink.local / (generated at an earlier start; kept in ${kept} unless deleted)`);
+    expect((await signIn('user@fleetlink.local', 'user-from-the-env')).access_token).toBeTruthy();
+    expect((await signIn('admin@fleetlink.local', adminPassword!)).access_token).toBeTruthy();
+    again.child.kill('SIGTERM');
+    await again.exited;
   }, 90_000);
 
   it('stops with one clear line on a bad DATABASE_URL', async () => {

@@ -1,6 +1,7 @@
 import { startConsole } from './console.js';
-import { ConfigError, parseEnv, usesBuiltInIdp } from './env.js';
-import { SEEDED_ACCOUNTS } from './idp/accounts.js';
+import { ConfigError, parseEnv, type Env } from './env.js';
+import { SEEDED_ACCOUNTS, type SeededPassword } from './idp/accounts.js';
+import { keptPasswordsPath } from './idp/kept-passwords.js';
 
 /** `npm start`: one process with every embedded part; configuration errors end it with one line. */
 async function main() {
@@ -11,10 +12,7 @@ async function main() {
     const { sshPort, httpPort } = running.proxy.running;
     lines.push(`  tunnel proxy: SSH on ${env.TUNNEL_SSH_HOST}:${sshPort}, HTTP tunnels at http://{path}.${env.TUNNEL_DOMAIN}:${httpPort}`);
   }
-  if (usesBuiltInIdp(env)) {
-    lines.push('  built-in sign-in accounts (email / password):');
-    for (const a of SEEDED_ACCOUNTS) lines.push(`    ${a.email} / ${a.password}  (${a.realmRoles.join(', ') || 'no role'})`);
-  }
+  if (running.seededPasswords) lines.push(...accountLines(running.seededPasswords, env));
   process.stdout.write(lines.join('\n') + '\n');
 
   let stopping = false;
@@ -29,6 +27,28 @@ async function main() {
   process.on('unhandledRejection', (reason) => running.app.log.error({ err: reason }, 'unhandled rejection'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The banner's sign-in accounts: a generated password is shown here once, and never again. */
+function accountLines(passwords: SeededPassword[], env: Env): string[] {
+  const roles = (email: string) => SEEDED_ACCOUNTS.find((a) => a.email === email)!.realmRoles.join(', ') || 'no role';
+  const lines = ['  built-in sign-in accounts (email / password):'];
+  for (const p of passwords) {
+    const password =
+      p.source === 'environment'
+        ? `(from ${p.variable})`
+        : p.source === 'earlier'
+          ? `(generated at an earlier start; kept in ${keptPasswordsPath(env.DATA_DIR)} unless deleted)`
+          : p.password;
+    lines.push(`    ${p.email} / ${password}  (${roles(p.email)})`);
+  }
+  if (passwords.some((p) => p.source === 'generated')) {
+    lines.push(
+      `  The console listens on ${env.HOST}, beyond this machine, so the accounts above got generated passwords: they are shown`,
+      `  only now, and kept in ${keptPasswordsPath(env.DATA_DIR)} (readable by you only) for npm run token. Delete that file once they are stored elsewhere.`,
+    );
+  }
+  return lines;
 }
 
 main().catch((err) => {

@@ -13,12 +13,35 @@ export interface IdpAccount {
   realmRoles: string[];
 }
 
-/** The built-in provider's seeded accounts (issue #2): email = username. */
+/**
+ * The built-in provider's seeded accounts (issue #2): email = username. `password` is the
+ * well-known one a console on loopback keeps for trying it out; `passwordVariable` sets another.
+ */
 export const SEEDED_ACCOUNTS = [
-  { id: 'a0000000-0000-4000-8000-000000000001', email: 'admin@fleetlink.local', password: 'admin', name: 'Ada Admin', realmRoles: ['USER', 'ADMIN'] },
-  { id: 'a0000000-0000-4000-8000-000000000002', email: 'user@fleetlink.local', password: 'user', name: 'Ulla User', realmRoles: ['USER'] },
-  { id: 'a0000000-0000-4000-8000-000000000003', email: 'guest@fleetlink.local', password: 'guest', name: 'Gus Guest', realmRoles: [] },
+  { id: 'a0000000-0000-4000-8000-000000000001', email: 'admin@fleetlink.local', password: 'admin', passwordVariable: 'IDP_ADMIN_PASSWORD', name: 'Ada Admin', realmRoles: ['USER', 'ADMIN'] },
+  { id: 'a0000000-0000-4000-8000-000000000002', email: 'user@fleetlink.local', password: 'user', passwordVariable: 'IDP_USER_PASSWORD', name: 'Ulla User', realmRoles: ['USER'] },
+  { id: 'a0000000-0000-4000-8000-000000000003', email: 'guest@fleetlink.local', password: 'guest', passwordVariable: 'IDP_GUEST_PASSWORD', name: 'Gus Guest', realmRoles: [] },
 ] as const;
+
+export type SeededPasswordVariable = (typeof SEEDED_ACCOUNTS)[number]['passwordVariable'];
+
+export interface SeedOptions {
+  /** The console listens beyond loopback, where the well-known passwords would let anyone in. */
+  exposed: boolean;
+  /** Passwords the operator set, by variable; they win over any other. */
+  given: Partial<Record<SeededPasswordVariable, string>>;
+}
+
+/** Where each seeded account's password comes from after a start; `password` only when it is new or well known. */
+export type SeededPassword =
+  | { email: string; source: 'well-known'; password: string }
+  | { email: string; source: 'generated'; password: string }
+  | { email: string; source: 'environment'; variable: SeededPasswordVariable }
+  /** Generated at an earlier start (or set by a variable since removed): not shown again. */
+  | { email: string; source: 'earlier' };
+
+/** 24 characters from 144 random bits. */
+const generatePassword = () => randomBytes(18).toString('base64url');
 
 async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
@@ -37,15 +60,41 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
 export class AccountStore {
   constructor(private readonly db: Db) {}
 
-  /** Inserts the seeded accounts that are missing; never overwrites one that exists. */
-  async seed(): Promise<void> {
+  /**
+   * Inserts the seeded accounts that are missing and settles their passwords: the operator's from
+   * the environment; on an exposed console a generated one in place of a well-known one (also of an
+   * account a loopback console made earlier); otherwise the well-known one. Nothing else is changed.
+   */
+  async seed(opts: SeedOptions = { exposed: false, given: {} }): Promise<SeededPassword[]> {
+    const settled: SeededPassword[] = [];
     for (const a of SEEDED_ACCOUNTS) {
-      const passwordHash = await hashPassword(a.password);
-      await this.db
-        .insert(idpAccounts)
-        .values({ id: a.id, email: a.email, name: a.name, passwordHash, realmRoles: [...a.realmRoles] })
-        .onConflictDoNothing();
+      const [row] = await this.db.select().from(idpAccounts).where(eq(idpAccounts.id, a.id));
+      const given = opts.given[a.passwordVariable];
+      const wellKnown = row ? await verifyPassword(a.password, row.passwordHash) : true;
+      let password: string | undefined;
+      let result: SeededPassword;
+      if (given !== undefined) {
+        if (!row || !(await verifyPassword(given, row.passwordHash))) password = given;
+        result = { email: a.email, source: 'environment', variable: a.passwordVariable };
+      } else if (opts.exposed && wellKnown) {
+        password = generatePassword();
+        result = { email: a.email, source: 'generated', password };
+      } else if (wellKnown) {
+        if (!row) password = a.password;
+        result = { email: a.email, source: 'well-known', password: a.password };
+      } else {
+        result = { email: a.email, source: 'earlier' };
+      }
+      if (password !== undefined) {
+        const passwordHash = await hashPassword(password);
+        await this.db
+          .insert(idpAccounts)
+          .values({ id: a.id, email: a.email, name: a.name, passwordHash, realmRoles: [...a.realmRoles] })
+          .onConflictDoUpdate({ target: idpAccounts.id, set: { passwordHash } });
+      }
+      settled.push(result);
     }
+    return settled;
   }
 
   async findById(id: string): Promise<IdpAccount | undefined> {
