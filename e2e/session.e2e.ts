@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { user } from './support/accounts';
+import { guest, user } from './support/accounts';
 import { logOut, signIn, signInAtProvider } from './support/login';
 import { useConsoleSuite } from './support/console-suite';
 
@@ -63,6 +63,36 @@ describe('session', () => {
       await expect.poll(() => refusals[0], { timeout: 2 * ACCESS_TOKEN_TTL_SECONDS * 1000, interval: 250 }).toBe('invalid_grant');
       await signInAtProvider(page, user);
       await page.waitForURL(`${suite.stack.url}/terms-service`);
+      await page.getByTestId('profile-menu').waitFor();
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe('sign-in limit', () => {
+  it(
+    'says on the sign-in page how long to wait after repeated failures, refuses even the right password meanwhile, and lets it in after',
+    async () => {
+      const { page } = await open();
+      await page.goto(`${suite.stack.url}/`);
+      const alert = page.getByRole('alert');
+      // Five free failures and a sixth, each told as a wrong password.
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        await signInAtProvider(page, { email: guest.email, password: `wrong-${attempt}` });
+        await expect.poll(() => alert.textContent()).toBe('Invalid email or password.');
+      }
+      await signInAtProvider(page, { email: guest.email, password: 'wrong-7' });
+      await expect.poll(() => alert.textContent()).toMatch(/^Too many failed sign-ins for this account\. Try again in \d seconds?\.$/);
+      // The email stays filled in; the right password is refused too while the wait is due.
+      expect(await page.getByLabel('Email').inputValue()).toBe(guest.email);
+      await signInAtProvider(page, guest);
+      const message = (await alert.textContent()) ?? '';
+      expect(message).toMatch(/^Too many failed sign-ins for this account\. Try again in \d seconds?\.$/);
+
+      const seconds = Number(/in (\d+) second/.exec(message)![1]);
+      await page.waitForTimeout(seconds * 1000 + 200);
+      await signInAtProvider(page, guest);
+      await page.waitForURL(`${suite.stack.url}/`);
       await page.getByTestId('profile-menu').waitFor();
     },
     TEST_TIMEOUT_MS,
