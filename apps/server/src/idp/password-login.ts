@@ -64,7 +64,9 @@ export async function passwordLogin(opts: {
   });
   if (submitted.status === 401 || submitted.status === 400) throw new Error('Sign-in failed: invalid email or password.');
   if (submitted.status === 429) {
-    throw new Error(`Sign-in refused: too many failed sign-ins; try again in ${submitted.headers.get('retry-after')} seconds.`);
+    // The sign-in page's own words: which limit, and how long to wait.
+    const alert = /role="alert">([^<]*)</.exec(await submitted.text())?.[1];
+    throw new Error(`Sign-in refused: ${alert ?? `too many failed sign-ins; try again after ${submitted.headers.get('retry-after')} s.`}`);
   }
   let next = location(submitted);
   for (let hops = 0; !next.startsWith(redirectUri) && hops < 5; hops++) next = location(await go(next));

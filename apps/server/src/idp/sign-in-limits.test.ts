@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderBrowser } from '../testing/provider-browser.js';
 import { startTestConsole, type TestConsole } from '../testing/test-console.js';
-import { delayAfter, waitText } from './sign-in-limits.js';
+import { delayAfter, SignInLimits, waitText } from './sign-in-limits.js';
 
 const alertOf = (html: string) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
 
@@ -56,6 +56,16 @@ describe('sign-in limits at the built-in provider', () => {
     const form = await again.openSignIn();
     for (let guess = 1; guess <= 5; guess++) expect((await again.submit(form, 'admin@fleetlink.local', 'wrong')).status).toBe(401);
   }, 60_000);
+
+  it('lets parallel attempts from one address through while they are within the free failures', async () => {
+    // On PostgreSQL the concurrent upserts of one row wait for each other, and each compares the
+    // row another stamped with its own transaction's now(): a free attempt must pass regardless.
+    const limits = new SignInLimits(c.database.db, { accountFreeFailures: 5, addressFreeFailures: 20, maxDelaySeconds: 900 });
+    for (let round = 0; round < 3; round++) {
+      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => limits.claim(`parallel-${i}@example.com`, `192.0.2.${round}`)));
+      expect(claims.filter((claim) => !claim.allowed)).toEqual([]);
+    }
+  });
 
   it('records the refused attempts in the audit trail, with the reason', async () => {
     const { rows } = await c.database.db.execute(

@@ -68,7 +68,9 @@ export class SignInLimits {
       .onConflictDoUpdate({
         target: t.key,
         set: { failures: sql`case when ${stale} then 1 else ${t.failures} + 1 end`, lastFailure: sql`now()` },
-        setWhere: sql`${due} <= now() or ${stale}`,
+        // The free failures pass whatever the clock says: now() is each transaction's start, so a
+        // concurrent attempt may see the row stamped a moment after its own now().
+        setWhere: sql`${t.failures} <= ${free} or ${due} <= now() or ${stale}`,
       })
       .returning({ failures: t.failures });
     if (counted.length) return true;
