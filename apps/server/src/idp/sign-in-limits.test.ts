@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderBrowser } from '../testing/provider-browser.js';
 import { startTestConsole, type TestConsole } from '../testing/test-console.js';
+import { passwordLogin } from './password-login.js';
 import { delayAfter, SignInLimits, waitText } from './sign-in-limits.js';
 
 const alertOf = (html: string) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
@@ -92,6 +93,10 @@ describe('sign-in limits at the built-in provider', () => {
       const refused = await browser.submit(action, 'guest@fleetlink.local', 'guest');
       expect(refused.status).toBe(429);
       expect(alertOf(await refused.text())).toMatch(/^Too many failed sign-ins from your network address\. Try again in \d seconds?\.$/);
+      // Scripts (npm run token) say the page's words.
+      await expect(passwordLogin({ consoleUrl: limited.url, email: 'guest@fleetlink.local', password: 'guest' })).rejects.toThrow(
+        /^Sign-in refused: Too many failed sign-ins from your network address\. Try again in \d seconds?\.$/,
+      );
     } finally {
       await limited.close();
     }
