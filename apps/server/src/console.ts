@@ -46,10 +46,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
     let localJwks;
     if (usesBuiltInIdp(env)) {
       const accounts = new AccountStore(database.db);
-      seededPasswords = await accounts.seed({
-        exposed: !listensOnLoopbackOnly(env),
-        given: { IDP_ADMIN_PASSWORD: env.IDP_ADMIN_PASSWORD, IDP_USER_PASSWORD: env.IDP_USER_PASSWORD, IDP_GUEST_PASSWORD: env.IDP_GUEST_PASSWORD },
-      });
+      seededPasswords = await accounts.seed({ exposed: !listensOnLoopbackOnly(env), given: env });
       const generated = seededPasswords.flatMap((p) => (p.source === 'generated' ? [p] : []));
       if (generated.length) keepPasswords(env.DATA_DIR, generated);
       const secrets = await loadOrCreateSecrets(database.db);

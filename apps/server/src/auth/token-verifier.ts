@@ -60,7 +60,7 @@ export async function createTokenVerifier(opts: VerifierOptions): Promise<TokenV
  * - otherwise the audience: an ID token's audience is the client it was issued to, the console's
  *   own client, where an access token names the API (unless the operator made the two the same).
  */
-export function isAccessToken(header: JWTHeaderParameters, payload: JWTPayload, opts: Pick<VerifierOptions, 'audience' | 'clientId'>): boolean {
+function isAccessToken(header: JWTHeaderParameters, payload: JWTPayload, opts: Pick<VerifierOptions, 'audience' | 'clientId'>): boolean {
   const headerType = header.typ?.toLowerCase().replace(/^application\//, '');
   if (headerType === 'at+jwt') return true;
   if (typeof payload.typ === 'string') return payload.typ.toLowerCase() === 'bearer';

@@ -28,8 +28,8 @@ export type SeededPasswordVariable = (typeof SEEDED_ACCOUNTS)[number]['passwordV
 export interface SeedOptions {
   /** The console listens beyond loopback, where the well-known passwords would let anyone in. */
   exposed: boolean;
-  /** Passwords the operator set, by variable; they win over any other. */
-  given: Partial<Record<SeededPasswordVariable, string>>;
+  /** Passwords the operator set, by variable (the parsed environment will do); they win over any other. */
+  given: Partial<Record<SeededPasswordVariable, string | undefined>>;
 }
 
 /** Where each seeded account's password comes from after a start; `password` only when it is new or well known. */
@@ -70,20 +70,21 @@ export class AccountStore {
     for (const a of SEEDED_ACCOUNTS) {
       const [row] = await this.db.select().from(idpAccounts).where(eq(idpAccounts.id, a.id));
       const given = opts.given[a.passwordVariable];
-      const wellKnown = row ? await verifyPassword(a.password, row.passwordHash) : true;
+      // One scrypt per account and start, and only the one the decision needs.
+      const holds = async (password: string) => (row ? verifyPassword(password, row.passwordHash) : false);
       let password: string | undefined;
       let result: SeededPassword;
       if (given !== undefined) {
-        if (!row || !(await verifyPassword(given, row.passwordHash))) password = given;
+        if (!(await holds(given))) password = given;
         result = { email: a.email, source: 'environment', variable: a.passwordVariable };
-      } else if (opts.exposed && wellKnown) {
+      } else if (row && !(await holds(a.password))) {
+        result = { email: a.email, source: 'earlier' };
+      } else if (opts.exposed) {
         password = generatePassword();
         result = { email: a.email, source: 'generated', password };
-      } else if (wellKnown) {
+      } else {
         if (!row) password = a.password;
         result = { email: a.email, source: 'well-known', password: a.password };
-      } else {
-        result = { email: a.email, source: 'earlier' };
       }
       if (password !== undefined) {
         const passwordHash = await hashPassword(password);

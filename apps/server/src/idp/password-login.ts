@@ -7,6 +7,43 @@ export interface LoginTokens {
   expires_in: number;
 }
 
+/** A request as a browser makes it: the jar's cookies sent and the answer's kept; redirects are answered, not followed. */
+export async function fetchWithCookies(url: URL, jar: Map<string, string>, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(url, {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+  });
+  for (const c of res.headers.getSetCookie()) {
+    const [pair] = c.split(';');
+    const i = pair.indexOf('=');
+    jar.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+  return res;
+}
+
+/** The SPA's authorization request (code flow, PKCE S256); `verifier` redeems the code it ends with. */
+export function authorizationRequest(base: string, clientId: string, params: Record<string, string>): { url: string; verifier: string } {
+  const verifier = randomBytes(72).toString('base64url'); // 96 characters, as the SPA uses
+  const auth = new URL(`${base}/idp/auth`);
+  auth.search = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: `${base}/auth/callback`,
+    response_type: 'code',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    ...params,
+  }).toString();
+  return { url: auth.href, verifier };
+}
+
+/** The provider's sign-in form, as posted from its page. */
+export const signInForm = (login: string, password: string): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({ login, password }).toString(),
+});
+
 /**
  * Signs in to the built-in provider the way a browser does (authorization code + PKCE through its
  * sign-in form), for scripts and tests that need a real token without a browser.
@@ -22,46 +59,18 @@ export async function passwordLogin(opts: {
   const base = opts.consoleUrl.replace(/\/$/, '');
   const clientId = opts.clientId ?? 'fleetlink-console';
   const redirectUri = `${base}/auth/callback`;
-  const verifier = randomBytes(72).toString('base64url'); // 96 characters, as the SPA uses
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
   const jar = opts.jar ?? new Map<string, string>();
-
-  const go = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(new URL(url, base), {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = pair.indexOf('=');
-      jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-    return res;
-  };
+  const go = (url: string, init?: RequestInit) => fetchWithCookies(new URL(url, base), jar, init);
   const location = (res: Response) => {
     const loc = res.headers.get('location');
     if (!loc) throw new Error(`Sign-in failed: expected a redirect, got HTTP ${res.status}`);
     return loc;
   };
 
-  const auth = new URL(`${base}/idp/auth`);
-  auth.search = new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'openid profile email',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: randomBytes(8).toString('hex'),
-  }).toString();
-  const interaction = location(await go(auth.href));
+  const auth = authorizationRequest(base, clientId, { scope: 'openid profile email', state: randomBytes(8).toString('hex') });
+  const interaction = location(await go(auth.url));
   const uid = interaction.split('/').pop();
-  const submitted = await go(`/idp/interaction/${uid}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ login: opts.email, password: opts.password }).toString(),
-  });
+  const submitted = await go(`/idp/interaction/${uid}/login`, signInForm(opts.email, opts.password));
   if (submitted.status === 401 || submitted.status === 400) throw new Error('Sign-in failed: invalid email or password.');
   if (submitted.status === 429) {
     // The sign-in page's own words: which limit, and how long to wait.
@@ -76,7 +85,7 @@ export async function passwordLogin(opts: {
   const tokenRes = await fetch(`${base}/idp/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: auth.verifier }),
   });
   const tokens = (await tokenRes.json()) as LoginTokens & { error_description?: string };
   if (!tokenRes.ok) throw new Error(`Token request failed: ${tokens.error_description ?? tokenRes.status}`);

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
+import { authorizationRequest, fetchWithCookies, signInForm } from '../idp/password-login.js';
 
 /** A browser's cookies for the provider: what the sign-in set, sent back on every request. */
 export class ProviderBrowser {
@@ -7,18 +7,8 @@ export class ProviderBrowser {
   constructor(private readonly base: string) {}
 
   /** A request with the cookies; redirects are answered, not followed. */
-  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(new URL(path, this.base), {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = pair.indexOf('=');
-      this.jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-    return res;
+  fetch(path: string, init?: RequestInit): Promise<Response> {
+    return fetchWithCookies(new URL(path, this.base), this.jar, init);
   }
 
   /** Opens the sign-in form as the SPA's Sign in does; answers the form's action. */
@@ -30,11 +20,7 @@ export class ProviderBrowser {
 
   /** Posts the sign-in form. */
   submit(action: string, login: string, password: string): Promise<Response> {
-    return this.fetch(action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ login, password }).toString(),
-    });
+    return this.fetch(action, signInForm(login, password));
   }
 
   /** Whether the provider still knows this browser's sign-in: an authorization request with prompt=none. */
@@ -50,16 +36,7 @@ export class ProviderBrowser {
     return false;
   }
 
-  private authorizationUrl(extra: Record<string, string>): string {
-    const auth = new URL(`${this.base}/idp/auth`);
-    auth.search = new URLSearchParams({
-      client_id: 'fleetlink-console',
-      redirect_uri: `${this.base}/auth/callback`,
-      response_type: 'code',
-      code_challenge: createHash('sha256').update(randomBytes(48).toString('base64url')).digest('base64url'),
-      code_challenge_method: 'S256',
-      ...extra,
-    }).toString();
-    return auth.href;
+  private authorizationUrl(params: Record<string, string>): string {
+    return authorizationRequest(this.base, 'fleetlink-console', params).url;
   }
 }
