@@ -54,8 +54,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { env, database } = deps;
   const app = Fastify({
     logger: { level: env.LOG_LEVEL, serializers: { req: requestForLog } },
-    // Agents and browsers send ids in paths; keep the default limits but never trust a proxy blindly.
-    trustProxy: true,
+    // Forwarded headers count only from the proxies the operator named (TRUST_PROXY), never a client's own.
+    trustProxy: env.TRUST_PROXY.length ? env.TRUST_PROXY : false,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -79,6 +79,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', async (req, reply) => {
+    // The provider's Koa app reads the raw forwarded headers itself: give it what fastify decided,
+    // so an untrusted client's X-Forwarded-Host cannot rename the issuer in the discovery document.
+    const raw = req.raw.headers;
+    if (raw['x-forwarded-for'] || raw['x-forwarded-host'] || raw['x-forwarded-proto']) {
+      raw['x-forwarded-for'] = req.ip;
+      raw['x-forwarded-host'] = req.host;
+      raw['x-forwarded-proto'] = req.protocol;
+    }
     // On the raw response, like helmet's own headers, so the provider's hijacked answers carry it too.
     if (req.protocol === 'https') reply.raw.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });

@@ -1,10 +1,20 @@
 import { BUNDLE_MAX_BYTES_DEFAULT, euCountryCodes, tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
  * Configuration, parsed once at start. Every part has an embedded default so `npm start` on a fresh
  * machine needs no variables; production overrides them.
  */
+/** An address, a CIDR or a proxy-addr preset name. */
+function isProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
 const seededPassword = (name: string) => z.string().min(12, `${name} must be at least 12 characters long`).optional();
 
 const envSchema = z
@@ -14,6 +24,18 @@ const envSchema = z
     HOST: z.string().trim().min(1).default('127.0.0.1'),
     /** Public base URL of the console; derived from PORT when unset. */
     PUBLIC_URL: z.string().url().optional(),
+    /**
+     * The reverse proxies whose X-Forwarded-For, -Proto and -Host count: addresses and CIDRs, comma
+     * separated (or proxy-addr's `loopback`, `linklocal`, `uniquelocal`). Empty trusts no one, so a
+     * client cannot choose the address limits count it by, nor the host the provider names.
+     */
+    TRUST_PROXY: z
+      .string()
+      .default('')
+      .transform((list) => list.split(',').map((entry) => entry.trim()).filter(Boolean))
+      .refine((entries) => entries.every(isProxyEntry), {
+        message: 'TRUST_PROXY must list proxy addresses or CIDRs, comma separated (such as 10.0.0.5, 10.1.0.0/16)',
+      }),
     DATA_DIR: z.string().default('./data'),
     /** postgres://… selects PostgreSQL; unset means embedded PGlite under DATA_DIR. */
     DATABASE_URL: z

@@ -133,7 +133,8 @@ export function createProvider(opts: { env: Env; db: Db; accounts: AccountStore;
   };
 
   const provider = new Provider(`${env.PUBLIC_URL}${IDP_MOUNT}`, configuration);
-  // Honour X-Forwarded-Proto behind a TLS-terminating load balancer.
+  // Honour X-Forwarded-Proto behind a TLS-terminating load balancer. app.ts rewrites the forwarded
+  // headers to what fastify trusts (TRUST_PROXY) before they get here.
   provider.proxy = true;
   return provider;
 }
