@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { logRedaction } from '@fleetlink/contract/log-redaction';
 import pino from 'pino';
 import { parseProxyConfig, type ProxyConfig } from './config.js';
 import { ConsoleRefusal } from './console-client.js';
@@ -12,7 +13,7 @@ import { ProxyStartError, startProxy } from './proxy.js';
  */
 async function main(): Promise<void> {
   const config = parseProxyConfig(process.env);
-  const log = pino({ level: config.LOG_LEVEL, name: 'fleetlink-proxy' });
+  const log = pino({ level: config.LOG_LEVEL, name: 'fleetlink-proxy', redact: logRedaction });
   const hostKey = loadHostKey(config.PROXY_HOST_KEY_FILE);
   const tls = config.PROXY_TLS_CERT_FILE ? { cert: readConfigFile(config.PROXY_TLS_CERT_FILE, 'PROXY_TLS_CERT_FILE'), key: readConfigFile(config.PROXY_TLS_KEY_FILE!, 'PROXY_TLS_KEY_FILE') } : undefined;
   const httpPort = config.PROXY_HTTP_PORT ?? (tls ? 8443 : 8080);

@@ -11,7 +11,8 @@ import type Provider from 'oidc-provider';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/client.js';
 import type { Env } from './env.js';
-import { requestForLog } from './lib/log-serializers.js';
+import { loggerOptions } from './lib/logger.js';
+import type { SecretBox } from './lib/secret-box.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
 import type { SignInLimits } from './idp/sign-in-limits.js';
@@ -35,11 +36,14 @@ import { systemRoutes } from './modules/system/system.routes.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerControlCharacterCheck } from './plugins/control-characters.js';
 import { body, registerErrorHandling } from './plugins/errors.js';
 
 export interface AppDeps {
   env: Env;
   database: Database;
+  /** Seals and opens the secrets kept in the database. */
+  box: SecretBox;
   verifier: TokenVerifier;
   publicConfig: PublicConfig;
   /** The built-in identity provider, when no external issuer is configured. */
@@ -53,7 +57,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { env, database } = deps;
   const app = Fastify({
-    logger: { level: env.LOG_LEVEL, serializers: { req: requestForLog } },
+    logger: loggerOptions(env.LOG_LEVEL),
     // Forwarded headers count only from the proxies the operator named (TRUST_PROXY), never a client's own.
     trustProxy: env.TRUST_PROXY.length ? env.TRUST_PROXY : false,
     bodyLimit: 1024 * 1024,
@@ -61,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerControlCharacterCheck(app);
 
   const issuerOrigin = new URL(deps.publicConfig.oidc.authority).origin;
   await app.register(helmet, {
@@ -135,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const invoices = new InvoicesService(new InvoicesRepository(database.db), policy, audit, sellerOf(env));
       await registerOrganizations(api, { db: database.db, env, policy, audit, invoices });
       await api.register(invoicesRoutes, { service: invoices });
-      await registerContact(api, { db: database.db, env });
+      await registerContact(api, { db: database.db, box: deps.box, env });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
       if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy });
     },

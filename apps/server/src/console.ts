@@ -15,6 +15,10 @@ import { ServersRepository } from './modules/servers/servers.repository.js';
 import { startEmbeddedProxy } from './modules/tunnels/embedded-proxy.js';
 import type { RunningProxy } from '@fleetlink/proxy';
 import pino from 'pino';
+import { loggerOptions } from './lib/logger.js';
+import type { SecretBox } from './lib/secret-box.js';
+import { loadSecretKey } from './modules/system/secret-key.js';
+import { openSecretsAtRest } from './modules/system/secrets-at-rest.js';
 import { loadOrCreateSecrets, publicJwks } from './idp/secrets.js';
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -23,6 +27,8 @@ export interface RunningConsole {
   url: string;
   app: FastifyInstance;
   database: Database;
+  /** Opens the secrets sealed in the database. */
+  box: SecretBox;
   /** Broker, message hub and the services on them. */
   messaging?: Messaging;
   /** The built-in tunnel proxy, unless TUNNEL_SSH_PORT is 0. */
@@ -35,6 +41,13 @@ export interface RunningConsole {
 /** Composition root: opens every part the configuration selects, then listens. */
 export async function startConsole(env: Env, opts: { webDist?: string } = {}): Promise<RunningConsole> {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  let box: SecretBox;
+  try {
+    box = await openSecretsAtRest(database.db, loadSecretKey(env));
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
   const timers: NodeJS.Timeout[] = [];
   let messaging: Messaging | undefined;
   let app: FastifyInstance | undefined;
@@ -49,22 +62,23 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       seededPasswords = await accounts.seed({ exposed: !listensOnLoopbackOnly(env), given: env });
       const generated = seededPasswords.flatMap((p) => (p.source === 'generated' ? [p] : []));
       if (generated.length) keepPasswords(env.DATA_DIR, generated);
-      const secrets = await loadOrCreateSecrets(database.db);
+      const secrets = await loadOrCreateSecrets(database.db, box);
       const limits = new SignInLimits(database.db, {
         accountFreeFailures: env.SIGN_IN_LIMIT_ACCOUNT,
         addressFreeFailures: env.SIGN_IN_LIMIT_ADDRESS,
         maxDelaySeconds: env.SIGN_IN_MAX_DELAY,
       });
-      idp = { provider: createProvider({ env, db: database.db, accounts, secrets }), accounts, limits };
+      idp = { provider: createProvider({ env, db: database.db, box, accounts, secrets }), accounts, limits };
       localJwks = publicJwks(secrets);
       const purge = () => Promise.all([purgeExpired(database.db), limits.purgeForgotten()]);
       timers.push(setInterval(() => void purge().catch(() => {}), 15 * 60_000).unref());
     }
     const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), clientId: env.OIDC_CLIENT_ID, localJwks });
-    messaging = await startMessaging({ env, database, log: pino({ level: env.LOG_LEVEL, name: 'messaging' }) });
+    messaging = await startMessaging({ env, database, box, log: pino(loggerOptions(env.LOG_LEVEL, 'messaging')) });
     app = await buildApp({
       env,
       database,
+      box,
       verifier,
       idp,
       webDist: opts.webDist ?? DEFAULT_WEB_DIST,
@@ -74,13 +88,14 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
     await app.listen({ port: env.PORT, host: env.HOST });
     // After the console listens: the proxy signs in to its API as any proxy does.
     if (env.TUNNEL_SSH_PORT) {
-      proxy = await startEmbeddedProxy({ db: database.db, env, servers: new ServersRepository(database.db), log: pino({ level: env.LOG_LEVEL, name: 'proxy' }) });
+      proxy = await startEmbeddedProxy({ db: database.db, box, env, servers: new ServersRepository(database.db, box), log: pino(loggerOptions(env.LOG_LEVEL, 'proxy')) });
     }
     const listening = app;
     return {
       url: env.PUBLIC_URL,
       app: listening,
       database,
+      box,
       messaging,
       proxy,
       seededPasswords,

@@ -37,6 +37,11 @@ const envSchema = z
         message: 'TRUST_PROXY must list proxy addresses or CIDRs, comma separated (such as 10.0.0.5, 10.1.0.0/16)',
       }),
     DATA_DIR: z.string().default('./data'),
+    /**
+     * Seals the secrets kept in the database (servers' passwords, the provider's keys, the key
+     * device passwords derive from). Unset: a key made once in DATA_DIR/secret.key.
+     */
+    SECRET_KEY: z.string().trim().min(32, 'SECRET_KEY must be at least 32 characters (openssl rand -base64 32 makes one)').optional(),
     /** postgres://… selects PostgreSQL; unset means embedded PGlite under DATA_DIR. */
     DATABASE_URL: z
       .string()

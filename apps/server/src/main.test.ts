@@ -202,3 +202,49 @@ describe('start and stop', () => {
     expect(run.err()).toMatch(/^Cannot reach the OIDC issuer at http:\/\/127\.0\.0\.1:1\/realms\/fleetlink\/\.well-known\/openid-configuration/);
   }, 60_000);
 });
+
+describe('the log', () => {
+  it('holds no password, token or key of the requests that carried one, and control characters get a 400 naming the field', async () => {
+    const dataDir = tempDir();
+    const port = String(await freePort());
+    const run = launch({ PORT: port, DATA_DIR: dataDir, LOG_LEVEL: 'trace' });
+    await run.started;
+    const base = `http://localhost:${port}`;
+    const tokens = await passwordLogin({ consoleUrl: base, email: 'admin@fleetlink.local', password: 'admin' });
+    expect(tokens.refresh_token).toBeTypeOf('string');
+    const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const brokerPassword = 'broker-password-4c1f7e';
+    const server = { type: 'MESSAGE', url: 'mqtt://mq.example:1883', maxCapacity: 10, status: 'OFFLINE', username: 'console', trustStore: 'AAAA', trustStorePassword: 'store-password-9d2e', blobBaseUrl: 'http://localhost' };
+    expect((await call('POST', '/api/server', { ...server, password: brokerPassword })).status).toBe(201);
+
+    const refusals = [
+      await call('POST', '/api/server', { ...server, password: `${brokerPassword}\u0000` }),
+      await call('POST', '/api/device', { name: 'pump\u0000station' }),
+      await call('POST', '/api/organization', { type: 'COMPANY', name: 'Acme\u0000', country: 'NL', address: 'Dam 1', email: 'ops@example.com' }),
+      await call('POST', '/api/agent/enroll', { deviceId: '5d0f0c1e-0000-4000-8000-000000000000', key: 'installation-key-77ab\u0000' }, { authorization: '' }),
+    ];
+    expect(refusals).toEqual([
+      { status: 400, body: { code: 'VALIDATION_FAILED', message: 'Password cannot contain control characters.', fields: { password: 'Password cannot contain control characters.' } } },
+      { status: 400, body: { code: 'VALIDATION_FAILED', message: 'Name cannot contain control characters.', fields: { name: 'Name cannot contain control characters.' } } },
+      { status: 400, body: { code: 'VALIDATION_FAILED', message: 'Name cannot contain control characters.', fields: { name: 'Name cannot contain control characters.' } } },
+      { status: 400, body: { code: 'VALIDATION_FAILED', message: 'Key cannot contain control characters.', fields: { key: 'Key cannot contain control characters.' } } },
+    ]);
+    // A request the log describes, with its bearer token.
+    expect((await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const log = run.out() + run.err();
+    expect(log).toContain('"msg":"request completed"');
+    for (const secret of [brokerPassword, 'store-password-9d2e', 'installation-key-77ab', tokens.access_token, tokens.refresh_token!, '"admin"']) {
+      expect(log.includes(secret), secret.slice(0, 24)).toBe(false);
+    }
+  }, 60_000);
+});

@@ -2,20 +2,28 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client.js';
 import { idpPayloads } from '../db/schema/index.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import { idpRowId, sealedAs } from '../modules/system/secrets-at-rest.js';
 
-/** oidc-provider storage in the console's database, so sessions and refresh tokens survive restarts. */
-export function createAdapterFactory(db: Db) {
+/**
+ * oidc-provider storage in the console's database, so sessions and refresh tokens survive restarts.
+ * A row is found by a hash of its id (the refresh token, the session cookie's value, the code) and
+ * its payload is sealed: a copy of the database holds no token anyone can use.
+ */
+export function createAdapterFactory(db: Db, box: SecretBox) {
   return class DbAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const row = {
         model: this.model,
-        id,
-        payload,
+        id: idpRowId(id),
+        payload: box.seal(JSON.stringify(payload), sealedAs.idpPayload(this.model)),
         grantId: payload.grantId ?? null,
         userCode: payload.userCode ?? null,
-        uid: payload.uid ?? null,
+        // Only a session is looked up by its uid (the `sid` of its ID tokens, no secret); an
+        // interaction's uid is its id.
+        uid: this.model === 'Session' ? (payload.uid ?? null) : null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
       await db
@@ -28,12 +36,12 @@ export function createAdapterFactory(db: Db) {
       const [row] = await db.select().from(idpPayloads).where(and(eq(idpPayloads.model, this.model), where));
       if (!row) return undefined;
       if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return undefined;
-      const payload = row.payload as AdapterPayload;
+      const payload = JSON.parse(box.open(row.payload as string, sealedAs.idpPayload(this.model))) as AdapterPayload;
       return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
     }
 
     find(id: string) {
-      return this.findWhere(eq(idpPayloads.id, id));
+      return this.findWhere(eq(idpPayloads.id, idpRowId(id)));
     }
 
     findByUid(uid: string) {
@@ -48,11 +56,11 @@ export function createAdapterFactory(db: Db) {
       await db
         .update(idpPayloads)
         .set({ consumedAt: new Date() })
-        .where(and(eq(idpPayloads.model, this.model), eq(idpPayloads.id, id)));
+        .where(and(eq(idpPayloads.model, this.model), eq(idpPayloads.id, idpRowId(id))));
     }
 
     async destroy(id: string): Promise<void> {
-      await db.delete(idpPayloads).where(and(eq(idpPayloads.model, this.model), eq(idpPayloads.id, id)));
+      await db.delete(idpPayloads).where(and(eq(idpPayloads.model, this.model), eq(idpPayloads.id, idpRowId(id))));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

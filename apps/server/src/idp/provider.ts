@@ -2,6 +2,7 @@ import Provider, { errors as oidcErrors, type Configuration, type KoaContextWith
 import type { Db } from '../db/client.js';
 import { BUILT_IN_AUDIENCE, type Env } from '../env.js';
 import type { AccountStore } from './accounts.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { createAdapterFactory } from './adapter.js';
 import { errorPage, logoutConfirmPage, logoutPage } from './pages.js';
 import type { IdpSecrets } from './secrets.js';
@@ -14,12 +15,12 @@ const DAY = 24 * 60 * 60;
  * The built-in OIDC provider. It issues Keycloak-shaped JWT access tokens (realm_access.roles,
  * resource_access, preferred_username, …) so the console verifies it exactly as it would Keycloak.
  */
-export function createProvider(opts: { env: Env; db: Db; accounts: AccountStore; secrets: IdpSecrets }) {
+export function createProvider(opts: { env: Env; db: Db; box: SecretBox; accounts: AccountStore; secrets: IdpSecrets }) {
   const { env, accounts } = opts;
   const clientId = env.OIDC_CLIENT_ID;
 
   const configuration: Configuration = {
-    adapter: createAdapterFactory(opts.db),
+    adapter: createAdapterFactory(opts.db, opts.box),
     jwks: opts.secrets.jwks as Configuration['jwks'],
     cookies: { keys: opts.secrets.cookieKeys },
     clients: [

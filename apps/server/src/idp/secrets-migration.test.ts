@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 import { databaseAtMigration } from '../db/migrations.test-support.js';
+import { openSecretsAtRest } from '../modules/system/secrets-at-rest.js';
 import { loadOrCreateSecrets } from './secrets.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-upgrade-'));
@@ -19,7 +21,8 @@ describe('upgrading a database made before console_secrets (migration 0016)', ()
 
     const database = await openDatabase({ dataDir });
     try {
-      expect(await loadOrCreateSecrets(database.db)).toEqual(keys);
+      const box = await openSecretsAtRest(database.db, { key: randomBytes(32), where: 'a test key' });
+      expect(await loadOrCreateSecrets(database.db, box)).toEqual(keys);
     } finally {
       await database.close();
     }

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { JWK } from 'jose';
 import type { Db } from '../db/client.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { loadOrCreateConsoleSecret } from '../modules/system/console-secrets.js';
 
 export interface IdpSecrets {
@@ -14,8 +15,8 @@ export interface IdpSecrets {
  * Loads the provider's keys, creating them on first start. They live in the database so every
  * console instance signs and verifies with the same keys and restarts keep sessions valid.
  */
-export function loadOrCreateSecrets(db: Db): Promise<IdpSecrets> {
-  return loadOrCreateConsoleSecret(db, 'idp-keys', (): IdpSecrets => {
+export function loadOrCreateSecrets(db: Db, box: SecretBox): Promise<IdpSecrets> {
+  return loadOrCreateConsoleSecret(db, box, 'idp-keys', (): IdpSecrets => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jwk = privateKey.export({ format: 'jwk' }) as JWK;
     return {

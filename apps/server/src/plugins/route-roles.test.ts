@@ -95,4 +95,24 @@ describe('realm roles on every API route, read from the OpenAPI document', () =>
     expect(outcomes).toContain('GET /api/contact/challenge guest@fleetlink.local allowed');
     expect(outcomes).toContain('GET /api/servers user@fleetlink.local refused');
   }, 120_000);
+
+  it('answers a control character in a path parameter, a query parameter or a body field with 400 on every operation, never 500', async () => {
+    const failures: string[] = [];
+    for (const { key, method, path, op } of operations) {
+      const who = op['x-roles'] ? 'admin@fleetlink.local' : undefined;
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => sample(name));
+      const tries = [
+        { where: 'query', url: `${url}?search=a%00b`, body: undefined },
+        { where: 'body', url, body: method === 'POST' || method === 'PUT' ? { name: 'a\u0000b', notes: ['\u0007'] } : undefined },
+        ...(url !== path ? [{ where: 'path', url: path.replace(/\{(\w+)\}/g, '%00'), body: undefined }] : []),
+      ];
+      for (const t of tries) {
+        // An agent's blob upload is a file's bytes, which may hold anything.
+        if (t.where === 'body' && (!t.body || key === 'PUT /api/agent/blob/{transferId}')) continue;
+        const res = await c.call(who, method, t.url, t.body);
+        if (res.status !== 400 || !/ cannot contain control characters\.$/.test(res.body?.message)) failures.push(`${key} (${t.where}): ${res.status} ${JSON.stringify(res.body)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

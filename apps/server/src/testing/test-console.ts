@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startConsole, type RunningConsole } from '../console.js';
-import { parseEnv } from '../env.js';
+import { parseEnv, type Env } from '../env.js';
 import { passwordLogin } from '../idp/password-login.js';
 
 /** A port the OS just handed out; the console's issuer URL needs it before listening. */
@@ -21,6 +21,8 @@ export function freePort(): Promise<number> {
 }
 
 export interface TestConsole extends RunningConsole {
+  /** The configuration it runs with (its DATA_DIR, its DATABASE_URL when on PostgreSQL). */
+  env: Env;
   /** Its DATA_DIR (blobs under `blobs/`), removed by close(). */
   dataDir: string;
   /** A fresh access token of a seeded account, obtained through the provider's sign-in form. */
@@ -39,6 +41,8 @@ export interface TestConsole extends RunningConsole {
    * database, as agents see a console that restarts; its parts (`messaging`, `proxy`, …) are the new ones after.
    */
   restart(): Promise<void>;
+  /** Stops the console, keeping its data and database, for a test that starts it again by hand. */
+  stop(): Promise<void>;
 }
 
 export interface ApiAnswer {
@@ -76,17 +80,25 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
     'guest@fleetlink.local': 'guest',
   };
   const tokens = new Map<string, Promise<string>>();
+  let stopped = false;
   const tc: TestConsole = {
     ...running,
+    env,
     dataDir,
     async restart() {
-      await running.close();
+      await tc.stop();
       running = await start();
+      stopped = false;
       const { close: _, ...parts } = running;
       Object.assign(tc, parts);
     },
-    async close() {
+    async stop() {
+      if (stopped) return;
+      stopped = true;
       await running.close();
+    },
+    async close() {
+      await tc.stop();
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -8,6 +8,7 @@ export const messages = {
   maxLength: (label: string, n: number) => `${label} must be less than ${n} characters.`,
   email: (label: string) => `${label} is not a valid email address.`,
   pattern: (label: string) => `${label} is not a valid, it contain invalid characters.`,
+  controlCharacters: (label: string) => `${label} cannot contain control characters.`,
 };
 
 /** C0 control characters and DEL: nothing a person types, and PostgreSQL cannot hold a NUL. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { withoutControlCharacters } from '../forms/messages.js';
+import { messages, withoutControlCharacters } from '../forms/messages.js';
 import { pageSizeSchema } from './page-size.js';
 
 /**
@@ -166,7 +166,7 @@ const filterText = (label: string) =>
     .string()
     .trim()
     .max(FILTER_TEXT_MAX, `${label} must be less than ${FILTER_TEXT_MAX + 1} characters.`)
-    .refine(withoutControlCharacters, `${label} must not contain control characters.`);
+    .refine(withoutControlCharacters, messages.controlCharacters(label));
 
 const auditFilterFields = z.object({
   who: filterText('Who').toLowerCase().optional(),

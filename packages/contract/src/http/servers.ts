@@ -37,6 +37,14 @@ export const serverLabels = {
   hostKey: 'Host key',
 } as const;
 
+/** The URL schemes each type of server speaks: MQTT over TCP or WebSocket, SSH for tunnels. */
+export const serverSchemesByType: Record<ServerType, readonly string[]> = {
+  MESSAGE: ['mqtt', 'mqtts', 'ws', 'wss'],
+  PROXY: ['ssh'],
+};
+export const serverSchemeMessage = (type: ServerType) =>
+  `URL of a ${type === 'MESSAGE' ? 'message' : 'proxy'} server must start with ${serverSchemesByType[type].map((s) => `${s}://`).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`;
+
 /** Fields a server of each type must fill (SPEC §5). */
 export const serverRequiredByType: Record<ServerType, readonly (keyof typeof serverLabels)[]> = {
   MESSAGE: ['username', 'password', 'trustStore', 'trustStorePassword', 'blobBaseUrl'],
@@ -76,6 +84,10 @@ export const serverFormSchema = z
     hostKey: optionalText(serverLabels.hostKey, 4096),
   })
   .superRefine((form, ctx) => {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(form.url)?.[1]?.toLowerCase();
+    if (scheme && serverSchemesByType[form.type] && !serverSchemesByType[form.type].includes(scheme)) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: serverSchemeMessage(form.type) });
+    }
     for (const field of serverRequiredByType[form.type] ?? []) {
       const value = form[field];
       if (value === undefined || value === null || String(value).trim() === '') {

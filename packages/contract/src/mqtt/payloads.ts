@@ -23,7 +23,7 @@ export type StatePayload = z.infer<typeof statePayloadSchema>;
 export const heartbeatPayloadSchema = z.object({ time: isoTime });
 export type HeartbeatPayload = z.infer<typeof heartbeatPayloadSchema>;
 
-export const addressPayloadSchema = z.object({ type: z.enum(['LOCAL', 'PUBLIC']), ip: z.string().max(64) });
+export const addressPayloadSchema = z.object({ type: z.enum(['LOCAL', 'PUBLIC']), ip: z.union([z.ipv4(), z.ipv6()], 'An address must be an IPv4 or IPv6 address.') });
 export const drivePayloadSchema = z.object({
   name: shortText,
   root: shortText,

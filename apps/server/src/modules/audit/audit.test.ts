@@ -262,8 +262,8 @@ describe('audit trail', () => {
     // The largest cursor the contract lets through still reads (an empty page), never a 500.
     expect((await call(ADMIN_EMAIL, 'GET', `/audit?after=253402300799999_${'9'.repeat(18)}`)).status).toBe(200);
     expect((await call(ADMIN_EMAIL, 'GET', `/audit?after=1_${'9'.repeat(19)}`)).status).toBe(400);
-    expect((await bad('who=a%00b')).fields).toMatchObject({ who: 'Who must not contain control characters.' });
-    expect((await bad('device=a%00b')).fields).toMatchObject({ device: 'Device must not contain control characters.' });
+    expect((await bad('who=a%00b')).fields).toMatchObject({ who: 'Who cannot contain control characters.' });
+    expect((await bad('device=a%00b')).fields).toMatchObject({ device: 'Device cannot contain control characters.' });
     expect((await bad('from=0000-01-01T00:00:00Z')).fields).toMatchObject({ from: 'From must be between the years 1970 and 9999.' });
     for (const edge of ['from=1970-01-01T00:00:00Z', 'to=9999-12-31T23:59:59.999Z', 'from=2026-11-24T10:00:00%2B14:00']) {
       expect((await call(ADMIN_EMAIL, 'GET', `/audit?${edge}`)).status, edge).toBe(200);

@@ -4,7 +4,9 @@ import type { Db } from '../../db/client.js';
 import { ConfigError } from '../../env.js';
 import { brokerSettings } from '../../db/schema/index.js';
 import { EmbeddedBroker, type BrokerLog } from './embedded-broker.js';
-import { loadOrCreateSetting, safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
+import { loadOrCreateSetting } from '../system/console-secrets.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 
 const EMBEDDED_SERVER = 'embeddedServerId';
@@ -16,13 +18,14 @@ const EMBEDDED_SERVER = 'embeddedServerId';
  */
 export async function startEmbeddedBroker(o: {
   db: Db;
+  box: SecretBox;
   host: string;
   port: number;
   servers: ServersRepository;
   credentials: DeviceCredentials;
   log: BrokerLog;
 }): Promise<{ broker: EmbeddedBroker; serverId: string }> {
-  const account = await loadOrCreateSetting(o.db, 'embeddedConsoleAccount', () => ({
+  const account = await loadOrCreateSetting(o.db, o.box, 'embeddedConsoleAccount', () => ({
     username: 'fleetlink-console',
     password: randomBytes(24).toString('base64url'),
   }));

@@ -33,6 +33,7 @@ import { BlobSweeper } from '../transfers/blob-sweeper.js';
 import { openBlobStore } from '../transfers/blobs/open-blob-store.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { TransfersService } from '../transfers/transfers.service.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import { startEmbeddedBroker } from './embedded.js';
 import type { HubLog } from './hub-connection.js';
 import { MessageHub } from './message-hub.js';
@@ -66,14 +67,15 @@ export interface Messaging {
 export async function startMessaging(o: {
   env: Env;
   database: Database;
+  box: SecretBox;
   log: HubLog & { error(o: object, m: string): void; warn(o: object, m: string): void; info(o: object, m: string): void };
 }): Promise<Messaging> {
   const { env, log } = o;
   const db = o.database.db;
-  const serversRepo = new ServersRepository(db);
-  const credentials = await DeviceCredentials.open(db);
+  const serversRepo = new ServersRepository(db, o.box);
+  const credentials = await DeviceCredentials.open(db, o.box);
   const embedded = env.MQTT_EMBEDDED_PORT
-    ? await startEmbeddedBroker({ db, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log })
+    ? await startEmbeddedBroker({ db, box: o.box, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log })
     : undefined;
   const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker });
   const audit = new AuditTrail(new AuditRepository(db), log);

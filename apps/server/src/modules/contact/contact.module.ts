@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
 import type { Env } from '../../env.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import { loadOrCreateConsoleSecret } from '../system/console-secrets.js';
 import { Captcha } from './captcha.js';
 import { CaptchaRedemptionsRepository } from './captcha-redemptions.repository.js';
@@ -16,9 +17,9 @@ type ContactEnv = Pick<
 >;
 
 /** Composes the contact form: its CAPTCHA, its store, its mail to the operator (when SMTP_URL is set), its routes. */
-export async function registerContact(api: FastifyInstance, { db, env }: { db: Db; env: ContactEnv }): Promise<ContactService> {
+export async function registerContact(api: FastifyInstance, { db, box, env }: { db: Db; box: SecretBox; env: ContactEnv }): Promise<ContactService> {
   const captcha = new Captcha(
-    { secret: env.CAPTCHA_SECRET ?? (await loadOrCreateConsoleSecret(db, 'captcha-hmac', () => randomBytes(32).toString('base64url'))), cost: env.CAPTCHA_COST, ttlSeconds: env.CAPTCHA_TTL_SECONDS },
+    { secret: env.CAPTCHA_SECRET ?? (await loadOrCreateConsoleSecret(db, box, 'captcha-hmac', () => randomBytes(32).toString('base64url'))), cost: env.CAPTCHA_COST, ttlSeconds: env.CAPTCHA_TTL_SECONDS },
     new CaptchaRedemptionsRepository(db),
   );
   const mailer = env.SMTP_URL && env.CONTACT_TO ? new ContactMailer({ smtpUrl: env.SMTP_URL, to: env.CONTACT_TO, from: env.CONTACT_FROM }) : undefined;

@@ -1,7 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { brokerSettings, deviceCredentials } from '../../db/schema/index.js';
+import { deviceCredentials } from '../../db/schema/index.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { loadOrCreateSetting } from '../system/console-secrets.js';
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -9,15 +11,6 @@ export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** A named value of the messaging part created once and kept in the database. */
-export async function loadOrCreateSetting<T>(db: Db, name: string, create: () => T): Promise<T> {
-  const [found] = await db.select().from(brokerSettings).where(eq(brokerSettings.name, name));
-  if (found) return found.value as T;
-  await db.insert(brokerSettings).values({ name, value: create() as object }).onConflictDoNothing();
-  const [row] = await db.select().from(brokerSettings).where(eq(brokerSettings.name, name));
-  return row!.value as T;
 }
 
 /**
@@ -31,8 +24,8 @@ export class DeviceCredentials {
     private readonly secret: Buffer,
   ) {}
 
-  static async open(db: Db): Promise<DeviceCredentials> {
-    const secret = await loadOrCreateSetting(db, 'credentialSecret', () => randomBytes(32).toString('base64'));
+  static async open(db: Db, box: SecretBox): Promise<DeviceCredentials> {
+    const secret = await loadOrCreateSetting(db, box, 'credentialSecret', () => randomBytes(32).toString('base64'));
     return new DeviceCredentials(db, Buffer.from(secret, 'base64'));
   }
 

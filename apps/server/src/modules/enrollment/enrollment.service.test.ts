@@ -50,7 +50,7 @@ describe('enrollment with an unreachable message server', () => {
   beforeAll(async () => {
     tc = await startAgentTestConsole({ ENROLL_RATE_LIMIT: '50' });
     admin = await tc.token('admin@fleetlink.local');
-    repo = new ServersRepository(tc.database.db);
+    repo = new ServersRepository(tc.database.db, tc.box);
     embeddedId = tc.messaging!.embeddedServerId!;
     await waitFor(() => tc.messaging!.hub.isConnected(embeddedId), 10_000, 'hub connected to the embedded broker');
     // One device on the embedded server, so an empty second server is the less loaded one.

@@ -2,6 +2,8 @@ import type { ServerStatus, ServerType } from '@fleetlink/contract';
 import { and, asc, count, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { Db, DbExecutor } from '../../db/client.js';
 import { deviceServers, organizations, servers } from '../../db/schema/index.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { sealedAs } from '../system/secrets-at-rest.js';
 
 export type ServerRow = typeof servers.$inferSelect;
 export type ServerInsert = typeof servers.$inferInsert;
@@ -12,9 +14,30 @@ export interface ServerWithLoad extends ServerRow {
 
 const devicesCount = sql<number>`(select count(*)::int from ${deviceServers} where ${deviceServers.serverId} = ${servers.id})`;
 
-/** The SQL of servers and of which device uses which. */
+/**
+ * The SQL of servers and of which device uses which. The console's passwords on them are sealed in
+ * the database and open only here: callers read and write them in plain text.
+ */
 export class ServersRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+  ) {}
+
+  private opened<T extends Partial<Pick<ServerRow, 'password' | 'trustStorePassword'>>>(row: T): T {
+    const out = { ...row };
+    if (row.password !== undefined) out.password = this.box.openNullable(row.password, sealedAs.serverPassword);
+    if (row.trustStorePassword !== undefined) out.trustStorePassword = this.box.openNullable(row.trustStorePassword, sealedAs.trustStorePassword);
+    return out;
+  }
+
+  private sealed<T extends Partial<ServerInsert>>(values: T): T {
+    return {
+      ...values,
+      ...(values.password !== undefined ? { password: this.box.sealNullable(values.password, sealedAs.serverPassword) } : {}),
+      ...(values.trustStorePassword !== undefined ? { trustStorePassword: this.box.sealNullable(values.trustStorePassword, sealedAs.trustStorePassword) } : {}),
+    };
+  }
 
   private selectWithLoad() {
     return this.db
@@ -23,23 +46,23 @@ export class ServersRepository {
       .leftJoin(organizations, eq(organizations.id, servers.organizationId));
   }
 
-  list(type?: ServerType): Promise<ServerWithLoad[]> {
+  async list(type?: ServerType): Promise<ServerWithLoad[]> {
     const q = this.selectWithLoad();
-    return (type ? q.where(eq(servers.type, type)) : q).orderBy(asc(servers.type), asc(servers.createdAt));
+    return (await (type ? q.where(eq(servers.type, type)) : q).orderBy(asc(servers.type), asc(servers.createdAt))).map((r) => this.opened(r));
   }
 
   async findById(id: string): Promise<ServerWithLoad | undefined> {
     const [row] = await this.selectWithLoad().where(eq(servers.id, id));
-    return row;
+    return row && this.opened(row);
   }
 
   async insert(values: ServerInsert): Promise<string> {
-    const [row] = await this.db.insert(servers).values(values).returning({ id: servers.id });
+    const [row] = await this.db.insert(servers).values(this.sealed(values)).returning({ id: servers.id });
     return row!.id;
   }
 
   async update(id: string, values: Partial<ServerInsert>): Promise<void> {
-    await this.db.update(servers).set({ ...values, updatedAt: new Date() }).where(eq(servers.id, id));
+    await this.db.update(servers).set({ ...this.sealed(values), updatedAt: new Date() }).where(eq(servers.id, id));
   }
 
   async delete(id: string): Promise<void> {
@@ -52,11 +75,12 @@ export class ServersRepository {
   }
 
   /** The servers a device is assigned to. */
-  assignedTo(deviceId: string): Promise<ServerWithLoad[]> {
-    return this.selectWithLoad()
+  async assignedTo(deviceId: string): Promise<ServerWithLoad[]> {
+    const rows = await this.selectWithLoad()
       .innerJoin(deviceServers, eq(deviceServers.serverId, servers.id))
       .where(eq(deviceServers.deviceId, deviceId))
       .orderBy(asc(servers.type));
+    return rows.map((r) => this.opened(r));
   }
 
   /**
@@ -75,7 +99,7 @@ export class ServersRepository {
   /** The console's own account on a server (a primary-key lookup, for every broker login). */
   async account(id: string): Promise<Pick<ServerRow, 'username' | 'password'> | undefined> {
     const [row] = await this.db.select({ username: servers.username, password: servers.password }).from(servers).where(eq(servers.id, id));
-    return row;
+    return row && this.opened(row);
   }
 
   /**
@@ -92,7 +116,7 @@ export class ServersRepository {
         .where(and(eq(servers.type, type), eq(servers.status, accepting), owner))
         .orderBy(sql`${devicesCount}::float / greatest(${servers.maxCapacity}, 1)`, asc(servers.createdAt));
     const own = await pick(eq(servers.organizationId, organizationId));
-    return own.length > 0 ? own : pick(isNull(servers.organizationId));
+    return (own.length > 0 ? own : await pick(isNull(servers.organizationId))).map((r) => this.opened(r));
   }
 
   async assign(deviceId: string, serverId: string, on: DbExecutor = this.db): Promise<void> {

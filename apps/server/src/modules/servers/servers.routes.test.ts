@@ -35,6 +35,19 @@ describe('servers API', () => {
     });
     const noPort = await tc.api('/api/server', { token: admin, method: 'POST', json: { ...proxy, url: 'proxy.example.com' } });
     expect((await noPort.json()).fields.url).toBe('URL is not a valid, it contain invalid characters.');
+    const message = { type: 'MESSAGE', maxCapacity: 1, status: 'ONLINE', username: 'console', password: 'secret', trustStore: 'AAAA', trustStorePassword: 'store', blobBaseUrl: 'http://localhost' };
+    for (const url of ['http://mq.example.com:1883', 'ssh://mq.example.com:22', 'tcp://mq.example.com:1883']) {
+      const res = await tc.api('/api/server', { token: admin, method: 'POST', json: { ...message, url } });
+      expect(res.status, url).toBe(400);
+      expect((await res.json()).fields.url, url).toBe('URL of a message server must start with mqtt://, mqtts://, ws:// or wss://.');
+    }
+    for (const url of ['mqtt://mq.example.com:1883', 'mqtts://mq.example.com:8883', 'ws://mq.example.com:80/mqtt', 'WSS://mq.example.com:443']) {
+      const res = await tc.api('/api/server', { token: admin, method: 'POST', json: { ...message, url, status: 'OFFLINE' } });
+      expect(res.status, url).toBe(201);
+      expect((await tc.api(`/api/server/${(await res.json()).id}`, { token: admin, method: 'DELETE' })).status).toBe(204);
+    }
+    const mqttProxy = await tc.api('/api/server', { token: admin, method: 'POST', json: { ...proxy, url: 'mqtt://proxy.example.com:2222' } });
+    expect((await mqttProxy.json()).fields.url).toBe('URL of a proxy server must start with ssh://.');
     const noKey = await tc.api('/api/server', { token: admin, method: 'POST', json: { ...proxy, hostKey: '' } });
     expect((await noKey.json()).fields.hostKey).toBe('Host key is required.');
   });

@@ -2,6 +2,10 @@ import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deviceMetrics, deviceOnlinePeriods, devices } from '../../db/schema/index.js';
 
+/** How far a device's clock may be off the console's before its load samples are not believed. */
+export const DEVICE_CLOCK_SKEW_MINUTES = 5;
+const CLOCK_SKEW = `${DEVICE_CLOCK_SKEW_MINUTES} minutes`;
+
 /**
  * The SQL of what agents report about themselves: online state and its periods, last response,
  * latency and load samples. (Properties, addresses and drives go through the devices repository,
@@ -70,24 +74,32 @@ export class TelemetryRepository {
 
   /**
    * Load samples of many devices in one statement, each also recording when its device was last
-   * heard from; samples of devices that no longer exist are dropped.
+   * heard from. Samples of devices that no longer exist are dropped; so are samples dated before
+   * their device was registered (give or take a device clock's skew), which are answered so the
+   * caller can say so.
    */
-  async addMetrics(samples: { deviceId: string; time: Date; systemLoad: number; heardAt: Date }[]): Promise<void> {
-    if (!samples.length) return;
+  async addMetrics(samples: { deviceId: string; time: Date; systemLoad: number; heardAt: Date }[]): Promise<{ deviceId: string; time: Date }[]> {
+    if (!samples.length) return [];
     const values = sql.join(
       samples.map((m) => sql`(${m.deviceId}::uuid, ${m.time.toISOString()}::timestamptz, ${m.systemLoad}::real, ${m.heardAt.toISOString()}::timestamptz)`),
       sql`, `,
     );
-    await this.db.execute(sql`
+    // Data-modifying WITH parts run to completion whether or not the final select reads them.
+    const early = await this.db.execute<{ id: string; time: string | Date }>(sql`
       with v(id, time, load, at) as (values ${values}),
       sample as (
         insert into ${deviceMetrics} (device_id, time, system_load)
         select v.id, v.time, v.load from v join ${devices} d on d.id = v.id
+        where v.time >= d.created_at - ${CLOCK_SKEW}::interval
         on conflict do nothing
       ),
-      heard as (select id, max(at) as at from v group by id)
-      update ${devices} set last_response = greatest(${devices.lastResponse}, heard.at)
-      from heard where ${devices.id} = heard.id`);
+      heard as (select id, max(at) as at from v group by id),
+      touched as (
+        update ${devices} set last_response = greatest(${devices.lastResponse}, heard.at)
+        from heard where ${devices.id} = heard.id
+      )
+      select v.id, v.time from v join ${devices} d on d.id = v.id where v.time < d.created_at - ${CLOCK_SKEW}::interval`);
+    return early.rows.map((r) => ({ deviceId: r.id, time: new Date(r.time) }));
   }
 
   /** Devices still marked online that have not been heard from since `cutoff`: marks them offline. */

@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
-import { deviceMetrics, deviceOnlinePeriods } from '../../db/schema/index.js';
+import { SecretBox } from '../../lib/secret-box.js';
+import { deviceMetrics, deviceOnlinePeriods, devices } from '../../db/schema/index.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import { createDevice, deviceRow } from '../broker/broker.test-support.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
@@ -18,7 +20,14 @@ describe('telemetry batching', () => {
   let dir: string;
   let svc: TelemetryService;
   const hub = { connection: () => undefined, ping: async () => 7 } as unknown as MessageHub;
-  const log = { info() {}, warn() {}, debug() {} };
+  const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
+  const log = { info() {}, warn: (fields: Record<string, unknown>, msg: string) => void warnings.push({ fields, msg }), debug() {} };
+  /** A device registered a day ago, so that the samples of the last hours are its own. */
+  const registeredDevice = async () => {
+    const dev = await createDevice(database.db);
+    await database.db.update(devices).set({ createdAt: new Date(Date.now() - 24 * 3600_000) }).where(eq(devices.id, dev.id));
+    return dev;
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-telemetry-'));
@@ -27,7 +36,8 @@ describe('telemetry batching', () => {
     svc = new TelemetryService({
       repo: new TelemetryRepository(db),
       devices: new DevicesRepository(db),
-      servers: new ServersRepository(db),
+      // Only which server a device is on is read here, never a password.
+      servers: new ServersRepository(db, new SecretBox(randomBytes(32))),
       hub,
       log,
       heartbeatSeconds: 30,
@@ -48,8 +58,8 @@ describe('telemetry batching', () => {
   const sample = (id: string, load: number, time = new Date()) => svc.handle('s', id, { kind: 'metrics', payload: { time: time.toISOString(), systemLoad: load } });
 
   it('writes many heartbeats and samples in one flush; a heartbeat brings an offline device online', async () => {
-    const a = await createDevice(database.db);
-    const b = await createDevice(database.db);
+    const a = await registeredDevice();
+    const b = await registeredDevice();
     await svc.handle('s', a.id, { kind: 'state', payload: { online: true } });
     expect((await deviceRow(database.db, a.id)).online).toBe(true);
     const t = new Date(Date.now() - 1000);
@@ -85,8 +95,26 @@ describe('telemetry batching', () => {
     expect(p[0]!.end).not.toBeNull();
   });
 
+  it('drops, and logs, a sample dated more than five minutes ahead or before its device was registered', async () => {
+    const d = await registeredDevice();
+    warnings.length = 0;
+    await sample(d.id, 0.9, new Date('9999-12-31T23:59:59Z'));
+    await sample(d.id, 0.8, new Date(Date.now() + 6 * 60_000));
+    await sample(d.id, 0.7, new Date(Date.now() - 25 * 3600_000));
+    await sample(d.id, 0.3, new Date(Date.now() + 4 * 60_000));
+    await sample(d.id, 0.2, new Date(Date.now() - 23 * 3600_000));
+    await svc.flush();
+    expect((await samples(d.id)).map((s) => s.systemLoad).sort()).toEqual([0.2, 0.3]);
+    expect(warnings.map((w) => w.msg)).toEqual([
+      'load sample dropped: dated in the future',
+      'load sample dropped: dated in the future',
+      'load sample dropped: dated before the device was registered',
+    ]);
+    expect(warnings[0]!.fields).toMatchObject({ deviceId: d.id, time: '9999-12-31T23:59:59.000Z' });
+  });
+
   it('flushes by itself past the batch size and on stop', async () => {
-    const d = await createDevice(database.db);
+    const d = await registeredDevice();
     const base = Date.now() - 3600_000;
     for (let i = 0; i < 1000; i++) await sample(d.id, 0.1, new Date(base + i * 1000));
     await new Promise((r) => setTimeout(r, 200));

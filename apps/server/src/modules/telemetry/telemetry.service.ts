@@ -3,7 +3,7 @@ import type { DeviceMessage, DeviceTrafficHandler, MessageHub } from '../broker/
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import type { MonitorsRepository } from '../monitors/monitors.repository.js';
-import type { TelemetryRepository } from './telemetry.repository.js';
+import { DEVICE_CLOCK_SKEW_MINUTES, type TelemetryRepository } from './telemetry.repository.js';
 
 export interface TelemetryOptions {
   repo: TelemetryRepository;
@@ -27,6 +27,8 @@ export interface TelemetryOptions {
 const BATCH_MAX = 1000;
 
 const KEEP_MS = 9 * 24 * 3600_000;
+/** How far ahead of the console's clock a load sample may be dated (the repository allows as much behind). */
+const METRIC_CLOCK_SKEW_MS = DEVICE_CLOCK_SKEW_MINUTES * 60_000;
 
 /**
  * What device traffic means for the console: online state and periods, last response, properties,
@@ -92,7 +94,13 @@ export class TelemetryService implements DeviceTrafficHandler {
             .then((changed) => changed && this.o.log.info({ deviceId: id }, 'device online'))
             .catch((err: Error) => this.o.log.warn({ deviceId: id, err: err.message }, 'online state could not be written'));
         }
-        await repo.addMetrics(samples).catch((err: Error) => this.o.log.warn({ err: err.message, samples: samples.length }, 'load samples could not be written'));
+        const early = await repo.addMetrics(samples).catch((err: Error) => {
+          this.o.log.warn({ err: err.message, samples: samples.length }, 'load samples could not be written');
+          return [];
+        });
+        for (const { deviceId, time } of early) {
+          this.o.log.warn({ deviceId, time: time.toISOString() }, 'load sample dropped: dated before the device was registered');
+        }
       } finally {
         this.flushing = undefined;
       }
@@ -142,10 +150,17 @@ export class TelemetryService implements DeviceTrafficHandler {
         this.beats.set(deviceId, now);
         this.scheduleFlush();
         return;
-      case 'metrics':
-        this.samples.push({ deviceId, time: new Date(message.payload.time), systemLoad: message.payload.systemLoad, heardAt: now });
+      case 'metrics': {
+        const time = new Date(message.payload.time);
+        // A device's clock may run a little ahead; a sample from further on would sit on the chart for good.
+        if (time.getTime() > now.getTime() + METRIC_CLOCK_SKEW_MS) {
+          this.o.log.warn({ deviceId, serverId, time: message.payload.time }, 'load sample dropped: dated in the future');
+          return;
+        }
+        this.samples.push({ deviceId, time, systemLoad: message.payload.systemLoad, heardAt: now });
         this.scheduleFlush();
         return;
+      }
     }
   }
 

@@ -4,7 +4,8 @@ import { generateHostKey, ProxyStartError, publicHostKey, startProxy, type Proxy
 import type { Db } from '../../db/client.js';
 import { brokerSettings } from '../../db/schema/index.js';
 import { ConfigError, type Env } from '../../env.js';
-import { loadOrCreateSetting } from '../enrollment/credentials.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { loadOrCreateSetting } from '../system/console-secrets.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 
 const EMBEDDED_PROXY = 'embeddedProxyServerId';
@@ -16,9 +17,9 @@ type ProxyEnv = Pick<Env, 'PORT' | 'HOST' | 'TUNNEL_SSH_HOST' | 'TUNNEL_SSH_PORT
  * loopback, as a standalone one would over the network) and, on the first start, registers it as
  * the default PROXY server with the public half of its host key, made once and kept in the database.
  */
-export async function startEmbeddedProxy(o: { db: Db; env: ProxyEnv; servers: ServersRepository; log: ProxyLog }): Promise<{ running: RunningProxy; serverId: string }> {
+export async function startEmbeddedProxy(o: { db: Db; box: SecretBox; env: ProxyEnv; servers: ServersRepository; log: ProxyLog }): Promise<{ running: RunningProxy; serverId: string }> {
   const { env } = o;
-  const secrets = await loadOrCreateSetting(o.db, 'embeddedProxy', () => ({
+  const secrets = await loadOrCreateSetting(o.db, o.box, 'embeddedProxy', () => ({
     password: randomBytes(24).toString('base64url'),
     hostKey: generateHostKey().privateKey,
   }));

@@ -73,12 +73,13 @@ describe('PERMANENT tunnels', () => {
     const loopback = '127.0.0.1';
     ownProxy = await startEmbeddedProxy({
       db: s.tc.database.db,
+      box: s.tc.box,
       env: {
         ...{ PORT: Number(new URL(s.tc.url).port), HOST: loopback, TUNNEL_DOMAIN: 'localhost' },
         ...{ TUNNEL_SSH_HOST: loopback, TUNNEL_SSH_PORT: ports.ssh, TUNNEL_HTTP_HOST: loopback, TUNNEL_HTTP_PORT: ports.http },
         ...{ TUNNEL_TCP_HOST: loopback, TUNNEL_TCP_PORTS: { from: ports.tcp, to: ports.tcp } },
       },
-      servers: new ServersRepository(s.tc.database.db),
+      servers: new ServersRepository(s.tc.database.db, s.tc.box),
       log: pino({ level: 'silent' }),
     });
     await reachable(permanent, 'the permanent tunnel back after the proxy restart');
