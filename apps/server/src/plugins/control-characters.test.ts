@@ -26,5 +26,8 @@ describe('labelOf', () => {
     expect(labelOf('blobBaseUrl')).toBe('Blob base URL');
     expect(labelOf('name')).toBe('Name');
     expect(labelOf('device_id')).toBe('Device id');
+    // Keys of Object.prototype and text that is no field name are not taken for labels.
+    expect(labelOf('constructor')).toBe('Constructor');
+    expect(labelOf('<b>x'.repeat(100))).toBe('This value');
   });
 });

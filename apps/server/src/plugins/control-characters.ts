@@ -12,9 +12,13 @@ const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** Labels the forms show where a field's name does not read as its label once split into words. */
 const LABELS: Record<string, string> = { ...serverLabels, ...releaseLabels, id: 'ID', ip: 'IP', q: 'Search' };
 
+const FIELD_NAME = /^[A-Za-z][\w.-]{0,63}$/;
+
 /** `trustStorePassword` → 'Trust store password'; the form's own label where it differs. */
 export function labelOf(key: string): string {
-  if (LABELS[key]) return LABELS[key];
+  if (Object.hasOwn(LABELS, key)) return LABELS[key]!;
+  // A key that reads as no field name (any text a request put there) is not echoed back.
+  if (!FIELD_NAME.test(key)) return 'This value';
   const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
   return words ? words[0].toUpperCase() + words.slice(1) : 'This value';
 }
@@ -63,7 +67,7 @@ export function fieldLabel(root: unknown, path: (string | number)[]): string {
   if (key === path.at(-1) && key === 'value') {
     const parent = path.slice(0, -1).reduce<unknown>((node, step) => (node as Record<string | number, unknown>)?.[step], root) as { name?: unknown };
     // Only a name that reads as one: the message must not echo whatever a request put there.
-    if (typeof parent?.name === 'string' && /^[\w.-]{1,64}$/.test(parent.name)) return labelOf(parent.name);
+    if (typeof parent?.name === 'string' && FIELD_NAME.test(parent.name)) return labelOf(parent.name);
   }
   return labelOf(key);
 }
@@ -80,7 +84,8 @@ export function registerControlCharacterCheck(app: FastifyInstance) {
     for (const part of PARTS) {
       const path = findControlCharacter(req[part]);
       if (!path) continue;
-      const field = path.join('.') || part;
+      const joined = path.join('.');
+      const field = joined && joined.length <= 256 ? joined : part;
       const message = messages.controlCharacters(fieldLabel(req[part], path));
       throw badRequest(message, { [field]: message });
     }
