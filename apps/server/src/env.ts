@@ -2,10 +2,6 @@ import { BUNDLE_MAX_BYTES_DEFAULT, euCountryCodes, tcpPortRangeSchema, UPLOAD_MA
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
-/**
- * Configuration, parsed once at start. Every part has an embedded default so `npm start` on a fresh
- * machine needs no variables; production overrides them.
- */
 /** An address, a CIDR or a proxy-addr preset name. */
 function isProxyEntry(entry: string): boolean {
   if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
@@ -17,6 +13,10 @@ function isProxyEntry(entry: string): boolean {
 
 const seededPassword = (name: string) => z.string().min(12, `${name} must be at least 12 characters long`).optional();
 
+/**
+ * Configuration, parsed once at start. Every part has an embedded default so `npm start` on a fresh
+ * machine needs no variables; production overrides them.
+ */
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),

@@ -24,11 +24,14 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
   }
 }
 
-/** A device in a fresh organization, written straight to the database. */
-export async function createDevice(db: Db, name = 'test device'): Promise<{ id: string; key: string; organizationId: string }> {
+/**
+ * A device in a fresh organization, written straight to the database; `createdAt` back-dates its
+ * registration (load samples dated before it are dropped).
+ */
+export async function createDevice(db: Db, name = 'test device', createdAt?: Date): Promise<{ id: string; key: string; organizationId: string }> {
   const [org] = await db.insert(organizations).values({ type: 'COMPANY', name: `org ${randomBytes(3).toString('hex')}` }).returning();
   const key = randomBytes(16).toString('hex');
-  const [dev] = await db.insert(devices).values({ organizationId: org!.id, name, installationKey: key }).returning();
+  const [dev] = await db.insert(devices).values({ organizationId: org!.id, name, installationKey: key, createdAt }).returning();
   return { id: dev!.id, key, organizationId: org!.id };
 }
 

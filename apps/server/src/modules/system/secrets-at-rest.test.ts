@@ -5,7 +5,6 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../console.js';
-import { parseEnv } from '../../env.js';
 import { passwordLogin } from '../../idp/password-login.js';
 import { loadOrCreateSecrets } from '../../idp/secrets.js';
 import type { TestConsole } from '../../testing/test-console.js';
@@ -92,11 +91,10 @@ describe('secrets at rest', () => {
 
   it('does not start with another key, and starts again with its own, sessions and passwords intact', async () => {
     await tc.stop();
-    const env = (more: Record<string, string> = {}) => parseEnv({ ...flatEnv(tc), ...more });
-    await expect(startConsole(env({ SECRET_KEY: randomBytes(24).toString('base64') }), { webDist: '/nonexistent' })).rejects.toThrow(
+    await expect(startConsole({ ...tc.env, SECRET_KEY: randomBytes(24).toString('base64') }, { webDist: '/nonexistent' })).rejects.toThrow(
       /^The database's secrets were sealed with another key than SECRET_KEY\. Start with the key they were sealed with/,
     );
-    const again = await startConsole(env(), { webDist: '/nonexistent' });
+    const again = await startConsole(tc.env, { webDist: '/nonexistent' });
     try {
       const renewed = await refresh(again.url, refreshToken);
       expect(renewed.status).toBe(200);
@@ -109,12 +107,11 @@ describe('secrets at rest', () => {
   }, 120_000);
 
   it('seals in place what a console before this one left in plain text, and everything keeps working', async () => {
-    const env = parseEnv(flatEnv(tc));
-    const old = await startConsole(env, { webDist: '/nonexistent' });
+    const old = await startConsole(tc.env, { webDist: '/nonexistent' });
     await unsealAsAnOlderConsoleLeftIt(old.database.db, old.box);
     await old.close();
 
-    const upgraded: RunningConsole = await startConsole(env, { webDist: '/nonexistent' });
+    const upgraded: RunningConsole = await startConsole(tc.env, { webDist: '/nonexistent' });
     try {
       const { db } = upgraded.database;
       const plain = await db.execute<{ n: number }>(sqlCountOfPlain);
@@ -129,20 +126,6 @@ describe('secrets at rest', () => {
     }
   }, 120_000);
 });
-
-/** The variables a test console was started with, to start the same console again by hand. */
-function flatEnv(tc: TestConsole): Record<string, string> {
-  const { env } = tc;
-  return {
-    PORT: String(env.PORT),
-    HOST: env.HOST,
-    DATA_DIR: env.DATA_DIR,
-    LOG_LEVEL: 'silent',
-    MQTT_EMBEDDED_PORT: String(env.MQTT_EMBEDDED_PORT),
-    TUNNEL_SSH_PORT: '0',
-    ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
-  };
-}
 
 /** Rows still holding a secret in plain text. */
 const sqlCountOfPlain = sql`

@@ -28,9 +28,11 @@ export const SECRET_SETTINGS = ['credentialSecret', 'embeddedProxy', 'embeddedCo
 const SEALING_LOCK = 7_362_144;
 
 /**
- * At start: makes sure the key opens this database's secrets, and seals what an older console
- * left in plain text (servers' passwords, console secrets and settings, the provider's rows) in
- * place, so an upgrade needs no step of its own and a database copy made after it opens nothing.
+ * At start: makes sure the key opens this database's secrets. The first start with a key (no key
+ * check yet) also seals what an older console left in plain text (servers' passwords, console
+ * secrets and settings, the provider's rows) in place, so an upgrade needs no step of its own and a
+ * database copy made after it opens nothing; every later write is sealed as it is made, so later
+ * starts do not read those tables again.
  */
 export async function openSecretsAtRest(db: Db, key: { key: Buffer; where: string }): Promise<SecretBox> {
   const box = new SecretBox(key.key);
@@ -42,8 +44,9 @@ export async function openSecretsAtRest(db: Db, key: { key: Buffer; where: strin
         `The database's secrets were sealed with another key than ${key.where}. Start with the key they were sealed with (SECRET_KEY, or the secret.key file of the DATA_DIR that made them).`,
       );
     }
+    if (check) return 0;
     const count = await sealPlainSecrets(tx, box);
-    if (!check) await tx.insert(consoleSecrets).values({ name: KEY_CHECK, value: box.seal(KEY_CHECK_TEXT, sealedAs.consoleSecret(KEY_CHECK)) });
+    await tx.insert(consoleSecrets).values({ name: KEY_CHECK, value: box.seal(KEY_CHECK_TEXT, sealedAs.consoleSecret(KEY_CHECK)) });
     return count;
   });
   // The plain values live on in the tables' dead row versions until a vacuum rewrites them (the

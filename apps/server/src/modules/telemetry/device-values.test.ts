@@ -1,5 +1,5 @@
 import { agentClientId, topics } from '@fleetlink/contract';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceMetrics } from '../../db/schema/index.js';
@@ -18,9 +18,8 @@ describe('values a device reports', () => {
 
   beforeAll(async () => {
     tc = await startAgentTestConsole();
-    device = await createDevice(tc.database.db, 'reporting device');
     // Registered an hour ago, so that samples of the last hour are the device's.
-    await tc.database.db.execute(sql`update devices set created_at = now() - interval '1 hour' where id = ${device.id}`);
+    device = await createDevice(tc.database.db, 'reporting device', new Date(Date.now() - 3600_000));
     const account = await enrollByHand(tc, device);
     client = await mqtt.connectAsync(account.url, { username: account.username, password: account.password, clientId: agentClientId(device.id), protocolVersion: 4, reconnectPeriod: 0 });
   });

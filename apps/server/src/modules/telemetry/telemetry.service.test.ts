@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
 import { SecretBox } from '../../lib/secret-box.js';
-import { deviceMetrics, deviceOnlinePeriods, devices } from '../../db/schema/index.js';
+import { deviceMetrics, deviceOnlinePeriods } from '../../db/schema/index.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import { createDevice, deviceRow } from '../broker/broker.test-support.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
@@ -23,11 +23,7 @@ describe('telemetry batching', () => {
   const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
   const log = { info() {}, warn: (fields: Record<string, unknown>, msg: string) => void warnings.push({ fields, msg }), debug() {} };
   /** A device registered a day ago, so that the samples of the last hours are its own. */
-  const registeredDevice = async () => {
-    const dev = await createDevice(database.db);
-    await database.db.update(devices).set({ createdAt: new Date(Date.now() - 24 * 3600_000) }).where(eq(devices.id, dev.id));
-    return dev;
-  };
+  const registeredDevice = () => createDevice(database.db, 'test device', new Date(Date.now() - 24 * 3600_000));
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-telemetry-'));
