@@ -69,7 +69,7 @@ try {
   await db.execute(sql`vacuum analyze audit_entries`);
   console.log(`${database.kind}: seeded ${ENTRIES.toLocaleString('en')} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  const reader: Principal = { subject: 'bench', sessionId: null, username: READER, name: null, email: READER, realmRoles: ['USER'], clientRoles: {} };
+  const reader: Principal = { subject: 'bench', sessionId: null, username: READER, name: null, email: READER, realmRoles: ['USER'], clientRoles: {}, roles: ['USER'] };
   const deviceId = (await db.execute(sql`select md5('device-42')::uuid as id`)).rows[0]!.id as string;
   const month = (monthsAgo: number) => new Date(Date.now() - monthsAgo * 30 * 86_400_000).toISOString();
 

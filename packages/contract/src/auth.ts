@@ -24,5 +24,22 @@ export const meSchema = z.object({
   email: z.string().nullable(),
   realmRoles: z.array(z.string()),
   clientRoles: z.record(z.string(), z.array(z.string())),
+  /** What the console grants: the realm roles and the client roles of its own client (`grantedRoles`). */
+  roles: z.array(z.string()),
 });
 export type Me = z.infer<typeof meSchema>;
+
+/**
+ * SPEC §6 'Roles come from the token (realm and per-client roles)': a role counts whether the token
+ * holds it as a realm role or as a client role of the console's own client
+ * (`resource_access.{OIDC_CLIENT_ID}.roles`), so a Keycloak realm that maps USER and ADMIN as client
+ * roles works unchanged. Other clients' roles (Keycloak's `account`, say) grant nothing here.
+ */
+export function grantedRoles(
+  realmRoles: readonly string[],
+  clientRoles: Readonly<Record<string, readonly string[]>>,
+  clientId: string,
+): string[] {
+  const own = Object.hasOwn(clientRoles, clientId) ? clientRoles[clientId]! : [];
+  return [...new Set([...realmRoles, ...own])];
+}

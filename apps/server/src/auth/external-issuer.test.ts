@@ -86,6 +86,26 @@ describe('an external OIDC provider', () => {
     });
   });
 
+  it("grants the console client's roles like realm roles (a realm that maps USER and ADMIN as client roles)", async () => {
+    const asClientRoles = (roles: string[], client = 'fleetlink-console') =>
+      kc.sign({ realm_access: { roles: ['offline_access'] }, resource_access: { [client]: { roles }, account: { roles: ['manage-account'] } } });
+    const status = async (path: string, token: string) => (await c.api(path, { token })).status;
+
+    const user = await asClientRoles(['USER']);
+    expect(await (await c.api('/api/me', { token: user })).json()).toMatchObject({ realmRoles: ['offline_access'], roles: ['offline_access', 'USER'] });
+    expect(await status('/api/devices', user)).toBe(200);
+    expect(await status('/api/servers', user)).toBe(403);
+
+    const admin = await asClientRoles(['USER', 'ADMIN']);
+    expect(await status('/api/devices', admin)).toBe(200);
+    expect(await status('/api/servers', admin)).toBe(200);
+
+    // The same roles held for another client of the realm grant nothing here.
+    const otherClient = await asClientRoles(['USER', 'ADMIN'], 'grafana');
+    expect(await status('/api/devices', otherClient)).toBe(403);
+    expect(await status('/api/servers', otherClient)).toBe(403);
+  });
+
   it('refuses expired tokens, other audiences and other issuers', async () => {
     const expired = await kc.sign({ exp: Math.floor(Date.now() / 1000) - 60 });
     const expiredRes = await c.api('/api/me', { token: expired });

@@ -1,4 +1,4 @@
-import type { Me } from '@fleetlink/contract';
+import { grantedRoles, type Me } from '@fleetlink/contract';
 
 /**
  * The signed-in caller, read from a verified Keycloak-shaped access token, and the address the
@@ -6,12 +6,17 @@ import type { Me } from '@fleetlink/contract';
  */
 export type Principal = Me & { clientAddress?: string };
 
-export function principalFromClaims(claims: Record<string, unknown>): Principal {
+/** `clientId` is the console's own client (`OIDC_CLIENT_ID`): its client roles count as realm roles. */
+export function principalFromClaims(claims: Record<string, unknown>, clientId: string): Principal {
   const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
   const roles = (v: unknown) =>
     Array.isArray((v as { roles?: unknown })?.roles) ? ((v as { roles: unknown[] }).roles.filter((r) => typeof r === 'string') as string[]) : [];
   const resourceAccess = (claims.resource_access ?? {}) as Record<string, unknown>;
   const subject = str(claims.sub) ?? '';
+  const realmRoles = roles(claims.realm_access);
+  const clientRoles = Object.fromEntries(
+    Object.entries(resourceAccess && typeof resourceAccess === 'object' ? resourceAccess : {}).map(([k, v]) => [k, roles(v)]),
+  );
   return {
     subject,
     sessionId: str(claims.sid),
@@ -19,11 +24,11 @@ export function principalFromClaims(claims: Record<string, unknown>): Principal 
     username: (str(claims.preferred_username) ?? str(claims.email) ?? subject).toLowerCase(),
     name: str(claims.name),
     email: str(claims.email),
-    realmRoles: roles(claims.realm_access),
-    clientRoles: Object.fromEntries(
-      Object.entries(typeof resourceAccess === 'object' ? resourceAccess : {}).map(([k, v]) => [k, roles(v)]),
-    ),
+    realmRoles,
+    clientRoles,
+    roles: grantedRoles(realmRoles, clientRoles, clientId),
   };
 }
 
-export const hasRealmRole = (p: Principal, role: string) => p.realmRoles.includes(role);
+/** True when the caller holds `role`, as a realm role or as a client role of the console. */
+export const hasRole = (p: Principal, role: string) => p.roles.includes(role);

@@ -40,7 +40,7 @@ export async function createTokenVerifier(opts: VerifierOptions): Promise<TokenV
         if (opts.audience !== undefined && !audiencesOf(payload).includes(opts.audience)) {
           throw new InvalidTokenError(`The access token is not for this API: its audience must include ${opts.audience}.`);
         }
-        return principalFromClaims(payload);
+        return principalFromClaims(payload, opts.clientId);
       } catch (err) {
         if (err instanceof InvalidTokenError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired. Sign in again.');

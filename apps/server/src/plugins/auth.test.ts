@@ -10,7 +10,7 @@ const verifier: TokenVerifier = {
   async verify(token) {
     const roles = { user: ['USER'], admin: ['USER', 'ADMIN'], guest: [] }[token];
     if (!roles) throw new InvalidTokenError('The access token is not valid.');
-    return { subject: token, sessionId: null, username: `${token}@x`, name: null, email: null, realmRoles: roles, clientRoles: {} };
+    return { subject: token, sessionId: null, username: `${token}@x`, name: null, email: null, realmRoles: roles, clientRoles: {}, roles };
   },
 };
 

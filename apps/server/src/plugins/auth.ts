@@ -1,6 +1,6 @@
 import { ErrorCode } from '@fleetlink/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hasRealmRole, type Principal } from '../auth/principal.js';
+import { hasRole, type Principal } from '../auth/principal.js';
 import { InvalidTokenError, type TokenVerifier } from '../auth/token-verifier.js';
 import { body } from './errors.js';
 
@@ -49,7 +49,7 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions) {
       const message = err instanceof InvalidTokenError ? err.message : 'The access token is not valid.';
       return reply.code(401).send(body(ErrorCode.Unauthenticated, message));
     }
-    const missing = (config.roles ?? []).filter((r) => !hasRealmRole(req.principal, r));
+    const missing = (config.roles ?? []).filter((r) => !hasRole(req.principal, r));
     if (missing.length) {
       return reply.code(403).send(body(ErrorCode.Forbidden, `You do not have the necessary authorization: role ${missing.join(', ')} is required.`));
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeJwtPayload, readAuthDetails } from './token-claims';
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const CLIENT = 'fleetlink-console';
 const jwt = (payload: unknown) => `${base64url({ alg: 'RS256', typ: 'JWT' })}.${base64url(payload)}.signature`;
 
 describe('decodeJwtPayload', () => {
@@ -31,27 +32,37 @@ describe('readAuthDetails', () => {
       realm_access: { roles: ['USER', 'ADMIN'] },
       resource_access: { 'fleetlink-console': { roles: ['viewer'] }, account: { roles: [] } },
     });
-    expect(readAuthDetails(token)).toEqual({
+    expect(readAuthDetails(token, CLIENT)).toEqual({
       subject: 'u-1',
       sessionId: 's-1',
       username: 'admin@fleetlink.local',
       realmRoles: ['USER', 'ADMIN'],
       clientRoles: { 'fleetlink-console': ['viewer'], account: [] },
+      roles: ['USER', 'ADMIN', 'viewer'],
     });
   });
 
   it('gives no roles when the claims are missing or malformed', () => {
-    expect(readAuthDetails(jwt({ sub: 'u-2', realm_access: { roles: 'ADMIN' } }))).toEqual({
+    expect(readAuthDetails(jwt({ sub: 'u-2', realm_access: { roles: 'ADMIN' } }), CLIENT)).toEqual({
       subject: 'u-2',
       sessionId: null,
       username: null,
       realmRoles: [],
       clientRoles: {},
+      roles: [],
     });
-    expect(readAuthDetails('not-a-jwt').realmRoles).toEqual([]);
+    expect(readAuthDetails('not-a-jwt', CLIENT).roles).toEqual([]);
   });
 
   it('ignores non-string role entries', () => {
-    expect(readAuthDetails(jwt({ realm_access: { roles: ['USER', 42, null] } })).realmRoles).toEqual(['USER']);
+    expect(readAuthDetails(jwt({ realm_access: { roles: ['USER', 42, null] } }), CLIENT).roles).toEqual(['USER']);
+  });
+});
+
+describe('roles', () => {
+  it('counts the console client\'s roles like realm roles, and no other client\'s', () => {
+    const token = jwt({ resource_access: { [CLIENT]: { roles: ['USER'] }, account: { roles: ['ADMIN'] } } });
+    expect(readAuthDetails(token, CLIENT).roles).toEqual(['USER']);
+    expect(readAuthDetails(token, 'another-client').roles).toEqual([]);
   });
 });

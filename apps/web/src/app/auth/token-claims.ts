@@ -1,3 +1,5 @@
+import { grantedRoles } from '@fleetlink/contract';
+
 /**
  * Reads the Keycloak-shaped claims of an access token. The browser only needs them to decide what to
  * show; the API verifies every token itself, so the signature is deliberately not checked here.
@@ -10,6 +12,8 @@ export interface AuthDetails {
   realmRoles: string[];
   /** Roles per client id, from `resource_access.{client}.roles`. */
   clientRoles: Record<string, string[]>;
+  /** What the console grants: realm roles and the console client's roles (SPEC §6). */
+  roles: string[];
 }
 
 type Claims = Record<string, unknown>;
@@ -38,19 +42,24 @@ function rolesOf(container: unknown): string[] {
   return container && typeof container === 'object' ? stringList((container as Claims).roles) : [];
 }
 
-/** Authentication details of an access token; an unreadable token has no roles at all. */
-export function readAuthDetails(accessToken: string): AuthDetails {
+/**
+ * Authentication details of an access token; an unreadable token has no roles at all. `clientId` is
+ * the console's own client, whose client roles count like realm roles.
+ */
+export function readAuthDetails(accessToken: string, clientId: string): AuthDetails {
   const claims = decodeJwtPayload(accessToken) ?? {};
   const resourceAccess = claims.resource_access;
   const clientRoles: Record<string, string[]> = {};
   if (resourceAccess && typeof resourceAccess === 'object') {
     for (const [client, access] of Object.entries(resourceAccess)) clientRoles[client] = rolesOf(access);
   }
+  const realmRoles = rolesOf(claims.realm_access);
   return {
     subject: stringOrNull(claims.sub) ?? '',
     sessionId: stringOrNull(claims.sid),
     username: stringOrNull(claims.preferred_username),
-    realmRoles: rolesOf(claims.realm_access),
+    realmRoles,
     clientRoles,
+    roles: grantedRoles(realmRoles, clientRoles, clientId),
   };
 }

@@ -24,8 +24,9 @@ export function useSession(): Session {
   const auth = useAuth();
   const user = auth.isAuthenticated ? auth.user : undefined;
   const accessToken = user?.access_token;
-  const details = useMemo(() => (accessToken ? readAuthDetails(accessToken) : null), [accessToken]);
-  const hasRole = useCallback((role: RealmRole) => details?.realmRoles.includes(role) ?? false, [details]);
+  const clientId = auth.settings.client_id;
+  const details = useMemo(() => (accessToken ? readAuthDetails(accessToken, clientId) : null), [accessToken, clientId]);
+  const hasRole = useCallback((role: RealmRole) => details?.roles.includes(role) ?? false, [details]);
   const { signinRedirect, signoutRedirect } = auth;
 
   return {

@@ -7,7 +7,7 @@ import { SignInRedirect } from './SignInRedirect';
 import { FullPageLoader } from '../startup/FullPageLoader';
 
 /**
- * Every page needs a signed-in user; routes add the realm roles they require in their `handle`.
+ * Every page needs a signed-in user; routes add the roles they require (realm or console client roles) in their `handle`.
  * Signed out: sign in, then come back here. Missing a role: the access-denied page is shown in
  * place, so the URL still says what was asked for.
  */
@@ -20,7 +20,7 @@ export function RouteGuard() {
   // the logout navigation and win, keeping the provider session alive.
   if (session.isSigningOut) return <FullPageLoader label="Signing out…" />;
   if (!session.isAuthenticated) return <SignInRedirect returnUrl={currentAppUrl(location)} />;
-  const missing = missingRoles(requiredRoles(matches), session.details?.realmRoles ?? []);
+  const missing = missingRoles(requiredRoles(matches), session.details?.roles ?? []);
   if (missing.length > 0) return <AccessDeniedPage />;
   return <Outlet />;
 }
