@@ -67,6 +67,56 @@ describe('session', () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  it(
+    'keeps the session while the provider cannot be reached, says so, and renews once it is back',
+    async () => {
+      const { page } = await open();
+      await signIn(page, suite.stack.url, user, '/privacy-policy');
+      // The provider's token endpoint is down: every refresh fails at the network.
+      const failed: number[] = [];
+      await page.route('**/idp/token', async (route) => {
+        if (!isRefresh(route.request().postData())) return route.continue();
+        failed.push(Date.now());
+        await route.abort('internetdisconnected');
+      });
+      const toast = page.locator('[data-alert="session-renewal"]');
+      await toast.waitFor({ timeout: ACCESS_TOKEN_TTL_SECONDS * 1000 });
+      expect(await toast.textContent()).toContain('The identity provider cannot be reached to renew your session.');
+      // Retried, still signed in, still on the page.
+      await expect.poll(() => failed.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+      expect(page.url()).toBe(`${suite.stack.url}/privacy-policy`);
+      await page.getByTestId('profile-menu').waitFor();
+
+      // Back: the next retry renews, and the toast goes.
+      const renewed = page.waitForResponse((response) => response.url().endsWith('/idp/token') && isRefresh(response.request().postData()));
+      await page.unroute('**/idp/token');
+      expect((await renewed).status()).toBe(200);
+      await toast.waitFor({ state: 'detached' });
+      expect(page.url()).toBe(`${suite.stack.url}/privacy-policy`);
+      await page.getByTestId('profile-menu').waitFor();
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'sends the user to sign in once the access token expired without the provider coming back',
+    async () => {
+      const { page } = await open();
+      await signIn(page, suite.stack.url, user, '/terms-service');
+      await page.route('**/idp/token', (route) => (isRefresh(route.request().postData()) ? route.abort('internetdisconnected') : route.continue()));
+      await page.locator('[data-alert="session-renewal"]').waitFor({ timeout: ACCESS_TOKEN_TTL_SECONDS * 1000 });
+      // At expiry the session is dropped and the user sent to sign in at the provider, whose own
+      // session (only its token endpoint is cut off here) brings them straight back to their page.
+      const signInAgain = page.waitForRequest((request) => new URL(request.url()).pathname === '/idp/auth' && request.frame() === page.mainFrame(), {
+        timeout: ACCESS_TOKEN_TTL_SECONDS * 1000,
+      });
+      expect(new URL((await signInAgain).url()).searchParams.get('prompt')).toBeNull();
+      await page.waitForURL(`${suite.stack.url}/terms-service`);
+      await page.getByTestId('profile-menu').waitFor();
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 describe('sign-in limit', () => {

@@ -65,13 +65,24 @@ describe('signing in through the provider', () => {
     async () => {
       const page = await signedIn(user, '/privacy-policy');
       const providerPages: string[] = [];
+      const silentPages: string[] = [];
       page.on('framenavigated', (frame) => {
         if (frame === page.mainFrame() && PROVIDER_LOGIN_URL.test(frame.url())) providerPages.push(frame.url());
+        if (frame !== page.mainFrame() && frame.url().startsWith(suite.stack.url)) silentPages.push(new URL(frame.url()).pathname);
       });
       await page.reload();
       await page.getByTestId('profile-menu').waitFor();
       expect(page.url()).toBe(`${suite.stack.url}/privacy-policy`);
       expect(providerPages).toEqual([]);
+      // SPEC §9: the hidden iframe lands on the check page in the assets folder.
+      expect(silentPages).toEqual(['/assets/silent-check-sso.html']);
+
+      // Its old place at the root answers the same page, for providers that only know that one.
+      const [moved, old] = await Promise.all(
+        ['/assets/silent-check-sso.html', '/silent-check-sso.html?code=c&state=s'].map((path) => fetch(`${suite.stack.url}${path}`)),
+      );
+      expect([moved!.status, old!.status, old!.headers.get('content-type')]).toEqual([200, 200, 'text/html; charset=utf-8']);
+      expect(await old!.text()).toBe(await moved!.text());
     },
     TEST_TIMEOUT_MS,
   );

@@ -14,11 +14,12 @@ export default defineConfig({
     outDir: resolve(root, 'dist'),
     emptyOutDir: true,
     rolldownOptions: {
-      // Second entry: the silent SSO check page must be a real file at the site root,
-      // loaded in a hidden iframe by oidc-client-ts, separate from the SPA's index.html.
+      // Second entry: the silent SSO check page (SPEC §9 'served from the assets folder') must be a
+      // real file, loaded in a hidden iframe by oidc-client-ts, separate from the SPA's index.html.
+      // Its place under root decides its place in dist: /assets/silent-check-sso.html.
       input: {
         main: resolve(root, 'index.html'),
-        silent: resolve(root, 'silent-check-sso.html'),
+        silent: resolve(root, 'assets/silent-check-sso.html'),
       },
       output: {
         // Libraries change far less often than the console: separate chunks stay cached across releases.

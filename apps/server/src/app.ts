@@ -3,7 +3,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ErrorCode, type PublicConfig } from '@fleetlink/contract';
+import { ErrorCode, LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH, type PublicConfig } from '@fleetlink/contract';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -148,7 +148,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   const spa = deps.webDist && existsSync(deps.webDist) ? deps.webDist : undefined;
-  if (spa) await app.register(fastifyStatic, { root: spa, wildcard: true });
+  if (spa) {
+    await app.register(fastifyStatic, { root: spa, wildcard: true });
+    // The silent check page moved to the assets folder (SPEC §9); a provider or a page still sending
+    // the iframe to its old place at the root gets the same page, query string and all.
+    app.get(LEGACY_SILENT_CHECK_PATH, { config: { public: true } }, (_req, reply) =>
+      reply.type('text/html').header('cache-control', 'no-cache').sendFile(SILENT_CHECK_PATH.slice(1)),
+    );
+  }
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];

@@ -1,34 +1,35 @@
-/** The 27 member states of the European Union by ISO 3166-1 alpha-2 code (organization form, SPEC §3). */
-export const euCountries = [
-  { code: 'AT', name: 'Austria' },
-  { code: 'BE', name: 'Belgium' },
-  { code: 'BG', name: 'Bulgaria' },
-  { code: 'HR', name: 'Croatia' },
-  { code: 'CY', name: 'Cyprus' },
-  { code: 'CZ', name: 'Czechia' },
-  { code: 'DK', name: 'Denmark' },
-  { code: 'EE', name: 'Estonia' },
-  { code: 'FI', name: 'Finland' },
-  { code: 'FR', name: 'France' },
-  { code: 'DE', name: 'Germany' },
-  { code: 'GR', name: 'Greece' },
-  { code: 'HU', name: 'Hungary' },
-  { code: 'IE', name: 'Ireland' },
-  { code: 'IT', name: 'Italy' },
-  { code: 'LV', name: 'Latvia' },
-  { code: 'LT', name: 'Lithuania' },
-  { code: 'LU', name: 'Luxembourg' },
-  { code: 'MT', name: 'Malta' },
-  { code: 'NL', name: 'Netherlands' },
-  { code: 'PL', name: 'Poland' },
-  { code: 'PT', name: 'Portugal' },
-  { code: 'RO', name: 'Romania' },
-  { code: 'SK', name: 'Slovakia' },
-  { code: 'SI', name: 'Slovenia' },
-  { code: 'ES', name: 'Spain' },
-  { code: 'SE', name: 'Sweden' },
-] as const;
+import isoNames from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 
-export type EuCountryCode = (typeof euCountries)[number]['code'];
-export const euCountryCodes = euCountries.map((c) => c.code) as [EuCountryCode, ...EuCountryCode[]];
-export const countryName = (code: string | null | undefined) => euCountries.find((c) => c.code === code)?.name ?? code ?? '';
+/**
+ * SPEC §3 'Countries: fixed list of ISO codes with names'. The codes and English names come from
+ * i18n-iso-countries (a maintained copy of ISO 3166-1), not typed here. Where the package lists
+ * several names the first, its official one, is shown. XK (Kosovo) is left out: it is a
+ * user-assigned code, not part of ISO 3166-1.
+ */
+const NOT_IN_ISO_3166_1 = new Set(['XK']);
+
+export interface Country {
+  code: string;
+  name: string;
+}
+
+export const countries: readonly Country[] = Object.entries(isoNames.countries as Record<string, string | string[]>)
+  .filter(([code]) => !NOT_IN_ISO_3166_1.has(code))
+  .map(([code, names]) => ({ code, name: Array.isArray(names) ? names[0]! : names }))
+  .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+
+const nameByCode = new Map(countries.map((c) => [c.code, c.name]));
+
+/**
+ * The 27 member states of the European Union (SPEC §3, §10 'EU list: 27 countries'), the countries
+ * the organization form offers. Membership is a political fact no ISO list carries, so the codes
+ * are listed here; their names come from the ISO list above.
+ */
+const EU_CODES = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE'] as const;
+
+export type EuCountryCode = (typeof EU_CODES)[number];
+export const euCountryCodes = [...EU_CODES] as [EuCountryCode, ...EuCountryCode[]];
+export const euCountries: readonly Country[] = countries.filter((c) => (EU_CODES as readonly string[]).includes(c.code));
+
+/** The English name of an ISO 3166-1 code; an unknown code is shown as it is. */
+export const countryName = (code: string | null | undefined) => (code ? (nameByCode.get(code) ?? code) : '');

@@ -1,4 +1,5 @@
 import Provider, { errors as oidcErrors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH } from '@fleetlink/contract';
 import type { Db } from '../db/client.js';
 import { BUILT_IN_AUDIENCE, type Env } from '../env.js';
 import type { AccountStore } from './accounts.js';
@@ -30,7 +31,7 @@ export function createProvider(opts: { env: Env; db: Db; box: SecretBox; account
         application_type: 'web',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        redirect_uris: [`${env.PUBLIC_URL}/auth/callback`, `${env.PUBLIC_URL}/silent-check-sso.html`],
+        redirect_uris: [`${env.PUBLIC_URL}/auth/callback`, `${env.PUBLIC_URL}${SILENT_CHECK_PATH}`, `${env.PUBLIC_URL}${LEGACY_SILENT_CHECK_PATH}`],
         post_logout_redirect_uris: [`${env.PUBLIC_URL}/`],
       },
     ],

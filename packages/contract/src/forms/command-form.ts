@@ -13,7 +13,7 @@ export const commandParameterSchema = z.object({
   value: z
     .string({ error: messages.required('Value') })
     .refine((v) => v.trim().length > 0, messages.required('Value'))
-    .refine((v) => v.length <= COMMAND_PARAMETER_VALUE_MAX, messages.maxLength('Value', COMMAND_PARAMETER_VALUE_MAX)),
+    .max(COMMAND_PARAMETER_VALUE_MAX, messages.maxLength('Value', COMMAND_PARAMETER_VALUE_MAX)),
 });
 export type CommandParameter = z.infer<typeof commandParameterSchema>;
 

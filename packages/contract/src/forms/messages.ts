@@ -4,8 +4,10 @@ import { z } from 'zod';
 export const messages = {
   required: (label: string) => `${label} is required.`,
   min: (label: string, min: number) => `${label} must be at least ${min}.`,
-  max: (label: string, max: number) => `${label} must be less than ${max}.`,
-  maxLength: (label: string, n: number) => `${label} must be less than ${n} characters.`,
+  // SPEC §5 words a maximum as 'less than'. Both take the largest value the rule accepts, the `n`
+  // of `.max(n)`, and name the bound above it, so that the message is true of the rule it goes with.
+  max: (label: string, max: number) => `${label} must be less than ${max + 1}.`,
+  maxLength: (label: string, n: number) => `${label} must be less than ${n + 1} characters.`,
   email: (label: string) => `${label} is not a valid email address.`,
   pattern: (label: string) => `${label} is not a valid, it contain invalid characters.`,
   controlCharacters: (label: string) => `${label} cannot contain control characters.`,

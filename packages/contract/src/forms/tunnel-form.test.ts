@@ -22,12 +22,12 @@ describe('tunnel form', () => {
 
   it('checks the path, the allow-list and the credentials', () => {
     expect(fieldErrors({ port: 80, path: 'Upper' }).path).toBe('Path is not a valid, it contain invalid characters.');
-    expect(fieldErrors({ port: 80, path: 'a'.repeat(65) }).path).toBe('Path must be less than 64 characters.');
+    expect(fieldErrors({ port: 80, path: 'a'.repeat(65) }).path).toBe('Path must be less than 65 characters.');
     expect(fieldErrors({ port: 80, path: 'ok_path-1' })).toEqual({});
     expect(tunnelFormSchema.parse({ port: 80, securityIp: ' 10.0.0.0/8 ,, 2001:db8::1, 127.0.0.1 ' }).securityIp).toBe('10.0.0.0/8, 2001:db8::1, 127.0.0.1');
     expect(fieldErrors({ port: 80, securityIp: '10.0.0.300' }).securityIp).toMatch(/comma-separated list of addresses or CIDR ranges/);
     expect(fieldErrors({ port: 80, securityPassword: 'x' }).securityUsername).toBe('Username is required.');
-    expect(fieldErrors({ port: 80, securityUsername: 'u'.repeat(256) }).securityUsername).toBe('Username must be less than 255 characters.');
+    expect(fieldErrors({ port: 80, securityUsername: 'u'.repeat(256) }).securityUsername).toBe('Username must be less than 256 characters.');
   });
 
   it('suggests a path from the name', () => {

@@ -85,7 +85,7 @@ export const tunnelFormSchema = z
         .number({ error: (issue) => (issue.input === undefined ? messages.required('Port') : messages.pattern('Port')) })
         .int(messages.pattern('Port'))
         .min(1, messages.min('Port', 1))
-        .max(65535, messages.max('Port', 65536)),
+        .max(65535, messages.max('Port', 65535)),
     ),
     mode: tunnelModeSchema.default('EPHEMERAL'),
     /** One of the organization's ACTIVE custom domains; null is the proxy's own domain. */

@@ -165,7 +165,7 @@ const filterText = (label: string) =>
   z
     .string()
     .trim()
-    .max(FILTER_TEXT_MAX, `${label} must be less than ${FILTER_TEXT_MAX + 1} characters.`)
+    .max(FILTER_TEXT_MAX, messages.maxLength(label, FILTER_TEXT_MAX))
     .refine(withoutControlCharacters, messages.controlCharacters(label));
 
 const auditFilterFields = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from '../forms/messages.js';
 import { pageSizeSchema } from './page-size.js';
 import { deviceBranchSchema } from '../forms/device-form.js';
 import { driveDetailSchema } from './files.js';
@@ -70,9 +71,12 @@ export type DeviceStatusFilter = z.infer<typeof deviceStatusFilterSchema>;
 
 export const DEVICE_PAGE_SIZE_MAX = 100;
 
+/** The longest device search text. */
+export const DEVICE_SEARCH_MAX = 200;
+
 /** GET /api/devices query; `status` is omitted for all devices. */
 export const deviceSearchQuerySchema = z.object({
-  search: z.string().max(200, 'Search must be less than 200 characters.').optional(),
+  search: z.string().max(DEVICE_SEARCH_MAX, messages.maxLength('Search', DEVICE_SEARCH_MAX)).optional(),
   status: deviceStatusFilterSchema.optional(),
   page: z.coerce.number({ error: 'Page must be a number.' }).int('Page must be a whole number.').min(0, 'Page must be at least 0.').default(0),
   size: pageSizeSchema(DEVICE_PAGE_SIZE_MAX, 20),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { withoutControlCharacters } from '../forms/messages.js';
+import { messages, withoutControlCharacters } from '../forms/messages.js';
 
 /**
  * The Storage page's calls (SPEC §2, §3, §7). The listing is the command `file` with the parameter
@@ -25,7 +25,7 @@ export const FILE_NAME_MAX = 255;
 
 /** The bounds of every device path the console takes: the listing's and the changes'. */
 const pathBounds = (text: z.ZodString) =>
-  text.max(FILE_PATH_MAX, `Path must be less than ${FILE_PATH_MAX + 1} characters.`).refine(withoutControlCharacters, 'Path cannot contain control characters.');
+  text.max(FILE_PATH_MAX, messages.maxLength('Path', FILE_PATH_MAX)).refine(withoutControlCharacters, messages.controlCharacters('Path'));
 
 export const fileEntrySchema = z.object({
   name: z.string(),
@@ -78,7 +78,7 @@ export const fileNameSchema = z
   .string({ error: 'Name is required.' })
   .trim()
   .min(1, 'Name is required.')
-  .max(FILE_NAME_MAX, `Name must be less than ${FILE_NAME_MAX + 1} characters.`)
+  .max(FILE_NAME_MAX, messages.maxLength('Name', FILE_NAME_MAX))
   .refine((name) => name !== '.' && name !== '..', 'Name cannot be . or ..')
   .refine((name) => !/[/\\]/.test(name), 'Name cannot contain / or \\.')
   .refine(withoutControlCharacters, 'Name cannot contain control characters.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from '../forms/messages.js';
 
 /** A list's `size` query parameter: a whole number from 1 to `max`, `fallback` when absent. */
 export const pageSizeSchema = (max: number, fallback: number) =>
@@ -6,5 +7,5 @@ export const pageSizeSchema = (max: number, fallback: number) =>
     .number({ error: 'Size must be a number.' })
     .int('Size must be a whole number.')
     .min(1, 'Size must be at least 1.')
-    .max(max, `Size must be less than ${max + 1}.`)
+    .max(max, messages.max('Size', max))
     .default(fallback);

@@ -16,11 +16,19 @@ export const SERVER_DEFAULT_CAPACITY = 100;
 export const SERVER_URL_MAX = 255;
 export const SERVER_TEXT_MAX = 255;
 export const SERVER_NOTES_MAX = 2048;
-/** A trust store file of up to 256 KiB, as base64. */
-export const SERVER_TRUST_STORE_MAX = Math.ceil((256 * 1024 * 4) / 3) + 4;
+/** A trust store file of up to 256 KiB. */
+export const SERVER_TRUST_STORE_MAX_BYTES = 256 * 1024;
+/** The longest base64 text of such a file (padded, without line breaks): a cheap first check. */
+export const SERVER_TRUST_STORE_MAX = 4 * Math.ceil(SERVER_TRUST_STORE_MAX_BYTES / 3);
+const TRUST_STORE_TOO_BIG = 'Trust store must be a file of at most 256 KiB.';
+/** The bytes a base64 text decodes to: line breaks and padding carry none. */
+const base64Bytes = (text: string) => Math.floor((text.replace(/[\s=]/g, '').length * 3) / 4);
 
 /** Protocol, host and port, e.g. mqtts://mq.example.com:8883 or ssh://proxy.example.com:2222. */
 export const SERVER_URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/(\[[0-9a-f:.]+\]|[^\s/:?#[\]@]+):\d{1,5}(\/\S*)?$/i;
+
+/** The largest max capacity a server takes: under ten million accounts. */
+export const SERVER_MAX_CAPACITY_MAX = 9_999_999;
 
 export const serverLabels = {
   type: 'Type',
@@ -67,7 +75,7 @@ export const serverFormSchema = z
       .number({ error: messages.required(serverLabels.maxCapacity) })
       .int(messages.pattern(serverLabels.maxCapacity))
       .min(1, messages.min(serverLabels.maxCapacity, 1))
-      .max(10_000_000, messages.max(serverLabels.maxCapacity, 10_000_000)),
+      .max(SERVER_MAX_CAPACITY_MAX, messages.max(serverLabels.maxCapacity, SERVER_MAX_CAPACITY_MAX)),
     status: z.enum(serverStatuses, { error: messages.required(serverLabels.status) }),
     /** Private to one organization; empty means a public shared server. */
     organization: z.union([z.uuid({ error: 'Organization is not valid.' }), z.literal('')]).nullish(),
@@ -76,8 +84,10 @@ export const serverFormSchema = z
     trustStore: z
       .string({ error: `${serverLabels.trustStore} must be text.` })
       .trim()
-      .max(SERVER_TRUST_STORE_MAX, 'Trust store must be a file of at most 256 KiB.')
+      .max(SERVER_TRUST_STORE_MAX, TRUST_STORE_TOO_BIG)
       .regex(/^[A-Za-z0-9+/=\s]*$/, messages.pattern(serverLabels.trustStore))
+      // Base64 rounds up to whole groups of 4, so the text's length alone lets up to 2 bytes more in.
+      .refine((v) => base64Bytes(v) <= SERVER_TRUST_STORE_MAX_BYTES, TRUST_STORE_TOO_BIG)
       .nullish(),
     trustStorePassword: optionalText(serverLabels.trustStorePassword),
     blobBaseUrl: optionalText(serverLabels.blobBaseUrl),
@@ -202,7 +212,7 @@ export const metricsSampleSchema = z.object({ time: z.string(), systemLoad: z.nu
 export type MetricsSample = z.infer<typeof metricsSampleSchema>;
 export const metricsQuerySchema = z.object({
   /** Hours back from now, default 24, at most 8 days. */
-  hours: z.coerce.number({ error: 'Hours must be a number.' }).int().min(1, messages.min('Hours', 1)).max(192, messages.max('Hours', 193)).default(24),
+  hours: z.coerce.number({ error: 'Hours must be a number.' }).int().min(1, messages.min('Hours', 1)).max(192, messages.max('Hours', 192)).default(24),
 });
 export const metricsResponseSchema = z.array(metricsSampleSchema);
 

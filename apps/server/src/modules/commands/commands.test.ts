@@ -128,7 +128,7 @@ function commandSuite(setup: () => Promise<MessagingSetup>) {
       [{ name: 'execute', parameters: [{ name: 'command', value: '  ' }] }, 'parameters.0.value', 'Value is required.'],
       [{ name: 'execute', parameters: [{ name: 'command' }] }, 'parameters.0.value', 'Value is required.'],
       [{ name: 'execute', parameters: [{ name: 'command', value: 'a' }, { name: 'command', value: 'b' }] }, 'parameters.1.name', "Name 'command' is used twice."],
-      [{ name: 'execute', parameters: [{ name: 'command', value: 'x'.repeat(1_000_000) }] }, 'parameters.0.value', 'Value must be less than 16384 characters.'],
+      [{ name: 'execute', parameters: [{ name: 'command', value: 'x'.repeat(1_000_000) }] }, 'parameters.0.value', 'Value must be less than 16385 characters.'],
     ];
     for (const [body, field, message] of cases) {
       const res = await command(device.id, body);

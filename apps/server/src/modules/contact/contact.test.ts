@@ -60,7 +60,7 @@ describe('contact form', () => {
     expect(nul.body.fields).toEqual({ message: 'Message cannot contain control characters.' });
     const wrong = await t.call(USER, 'POST', '/api/contact', { name: 'x'.repeat(33), email: 'not-an-address', message: 'a b', captcha: 'x' });
     expect(wrong.body.fields).toMatchObject({
-      name: 'Name must be less than 32 characters.',
+      name: 'Name must be less than 33 characters.',
       email: 'Email is not a valid email address.',
     });
     // 32 characters is the limit, not over it; a message keeps its lines.

@@ -102,11 +102,11 @@ describe('create', () => {
       [{ organization: '', name: 'a' }, 'organization', 'Organization is required.'],
       [{ organization: userOrg }, 'name', 'Name is required.'],
       [{ organization: userOrg, name: '   ' }, 'name', 'Name is required.'],
-      [{ organization: userOrg, name: 'x'.repeat(65) }, 'name', 'Name must be less than 64 characters.'],
+      [{ organization: userOrg, name: 'x'.repeat(65) }, 'name', 'Name must be less than 65 characters.'],
       [{ organization: userOrg, name: 'a', branch: 'NIGHTLY' }, 'branch', 'Branch is required.'],
       [{ organization: userOrg, name: 'a', branch: null }, 'branch', 'Branch is required.'],
-      [{ organization: userOrg, name: 'a', tags: ['x'.repeat(65)] }, 'tags.0', 'Tag must be less than 64 characters.'],
-      [{ organization: userOrg, name: 'a', description: 'x'.repeat(1025) }, 'description', 'Description must be less than 1024 characters.'],
+      [{ organization: userOrg, name: 'a', tags: ['x'.repeat(65)] }, 'tags.0', 'Tag must be less than 65 characters.'],
+      [{ organization: userOrg, name: 'a', description: 'x'.repeat(1025) }, 'description', 'Description must be less than 1025 characters.'],
     ];
     for (const [form, field, message] of cases) {
       const res = await json(await api('/api/device', USER, { method: 'POST', json: { branch: 'PRODUCTION', ...form } }));

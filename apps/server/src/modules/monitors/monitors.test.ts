@@ -118,9 +118,9 @@ function monitorsSuite(setup: () => Promise<MessagingSetup>, opts: { full: boole
 
   it('refuses what SPEC §5 refuses, with its words, on the API', async () => {
     const long = await expectError(await create({ name: 'n'.repeat(129), path: '/tmp' }), 400);
-    expect(long.message).toBe('Name must be less than 128 characters.');
+    expect(long.message).toBe('Name must be less than 129 characters.');
     const longPath = await expectError(await create({ name: 'p', path: `/${'p'.repeat(255)}` }), 400);
-    expect(longPath.message).toBe('Path must be less than 255 characters.');
+    expect(longPath.message).toBe('Path must be less than 256 characters.');
     expect((await expectError(await create({ path: '/tmp' }), 400)).message).toBe('Name is required.');
     expect((await expectError(await create({ name: 'no path' }), 400)).message).toBe('Path is required.');
     expect((await expectError(await create({ name: 'x', type: 'COLOUR', path: '/tmp' }), 400)).message).toBe('Type is required.');

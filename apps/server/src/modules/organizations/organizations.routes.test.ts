@@ -58,6 +58,11 @@ describe('organizations API', () => {
     const bad = await call(ADMIN, 'POST', '/organization', { ...company, email: 'nope', country: 'US', name: '  ' });
     expect(bad.status).toBe(400);
     expect(bad.body.fields).toMatchObject({ email: 'Email is not a valid email address.', country: 'Country is required.', name: 'Name is required.' });
+    // An ISO country outside the EU, or a code that is no country, gets the form's message.
+    for (const country of ['CH', 'GB', 'XK', 'nl', 'EU']) {
+      const other = await call(ADMIN, 'POST', '/organization', { ...company, country });
+      expect([other.status, other.body.fields]).toEqual([400, { country: 'Country is required.' }]);
+    }
     expect((await call(ADMIN, 'POST', '/organization', { ...company, telephone: 'call me' })).body.fields).toEqual({
       telephone: 'Telephone is not a valid, it contain invalid characters.',
     });

@@ -100,7 +100,7 @@ describe('tunnels', () => {
       port: 'Port must be at least 1.',
       path: 'Path is not a valid, it contain invalid characters.',
       securityIp: 'IP must be a comma-separated list of addresses or CIDR ranges (e.g. 203.0.113.7, 10.0.0.0/8).',
-      name: 'Name must be less than 64 characters.',
+      name: 'Name must be less than 65 characters.',
     });
     expect((await expectError(await create({ port: 65536 }), 400)).fields).toMatchObject({ port: 'Port must be less than 65536.' });
     expect((await expectError(await create({}), 400)).fields).toMatchObject({ port: 'Port is required.' });

@@ -3,13 +3,13 @@ import type { ReactNode } from 'react';
 import { FullPageLoader } from '../startup/FullPageLoader';
 import { StartupError } from '../startup/StartupError';
 import { describeSigninFailure } from './signin-errors';
-import { useRenewFailureRedirect } from './useRenewFailureRedirect';
+import { useSessionRenewal } from './useSessionRenewal';
 import { useStartupSignin } from './useStartupSignin';
 
 /** Renders the console once the startup sign-in check is over, or a clear error when it failed. */
 export function SessionGate({ userManager, children }: { userManager: UserManager; children: ReactNode }) {
   const startup = useStartupSignin(userManager);
-  useRenewFailureRedirect(userManager);
+  useSessionRenewal(userManager);
 
   if (startup.status === 'pending') return <FullPageLoader label="Signing in…" />;
   if (startup.status === 'failed') {

@@ -1,4 +1,4 @@
-import type { PublicConfig } from '@fleetlink/contract';
+import { SILENT_CHECK_PATH, type PublicConfig } from '@fleetlink/contract';
 import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import { CALLBACK_PATH } from './return-url';
 
@@ -9,7 +9,6 @@ export const SIGNIN_STATE_MAX_AGE_SECONDS = 60 * 60;
 /** How long the hidden-iframe sign-in waits for the provider before giving up. */
 export const SILENT_SIGNIN_TIMEOUT_SECONDS = 10;
 
-export const SILENT_CHECK_PATH = '/silent-check-sso.html';
 
 /** The OIDC client of the console, configured from the server's public configuration. */
 export function createUserManager(config: PublicConfig, origin = window.location.origin): UserManager {

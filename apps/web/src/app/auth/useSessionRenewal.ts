@@ -1,0 +1,64 @@
+import { notifications } from '@mantine/notifications';
+import type { UserManager } from 'oidc-client-ts';
+import { useEffect } from 'react';
+import { classifyRenewalFailure } from './renewal-failure';
+import { currentAppUrl } from './return-url';
+
+/** How long to wait before trying again to renew when the provider could not be reached. */
+export const RENEWAL_RETRY_SECONDS = 5;
+const UNREACHABLE_TOAST = 'session-renewal-unreachable';
+
+/**
+ * The access token is renewed shortly before it expires (SPEC §8):
+ * - renewal refused by the provider (400, `invalid_grant`): the tokens are dropped and the user
+ *   signs in again, coming back to the page they were on;
+ * - provider not reachable: the session is kept, a toast says why, and renewal is retried every
+ *   few seconds until it works (the toast goes) or the access token expires (then sign in again).
+ */
+export function useSessionRenewal(userManager: UserManager): void {
+  useEffect(() => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let toastShown = false;
+    const hideToast = () => {
+      if (toastShown) notifications.hide(UNREACHABLE_TOAST);
+      toastShown = false;
+    };
+    const signInAgain = async () => {
+      clearTimeout(retry);
+      hideToast();
+      await userManager.removeUser();
+      await userManager.signinRedirect({ state: currentAppUrl(window.location) });
+    };
+    const onFailure = async (error: unknown) => {
+      if (classifyRenewalFailure(error) === 'rejected') return signInAgain();
+      const user = await userManager.getUser();
+      if (!user || user.expired) return signInAgain();
+      if (!toastShown) {
+        toastShown = true;
+        notifications.show({
+          id: UNREACHABLE_TOAST,
+          title: 'Session not renewed',
+          message: `The identity provider cannot be reached to renew your session. Retrying every ${RENEWAL_RETRY_SECONDS} seconds; you stay signed in until your access token expires.`,
+          color: 'yellow',
+          autoClose: false,
+          withCloseButton: true,
+          withBorder: true,
+          'data-alert': 'session-renewal',
+        });
+      }
+      clearTimeout(retry);
+      retry = setTimeout(() => {
+        userManager.signinSilent().then(hideToast, onFailure);
+      }, RENEWAL_RETRY_SECONDS * 1000);
+    };
+
+    const removeRenewError = userManager.events.addSilentRenewError(onFailure);
+    // Renewal kept failing until the token ran out: the session is over.
+    const removeExpired = userManager.events.addAccessTokenExpired(() => void signInAgain());
+    return () => {
+      removeRenewError();
+      removeExpired();
+      clearTimeout(retry);
+    };
+  }, [userManager]);
+}
