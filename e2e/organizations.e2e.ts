@@ -129,3 +129,33 @@ describe('organizations: members share access', () => {
     expect(JSON.stringify(devices.body)).not.toContain('e2e robot');
   });
 });
+
+describe('organizations: the personal organization', () => {
+  it('says on its Summary what is missing, and its Edit form opens prefilled', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const page = await signedIn(user, '/organizations');
+    const card = page.getByTestId('organization-card').filter({ hasText: user.name });
+    await card.getByRole('link', { name: 'More info' }).click();
+    await page.waitForURL(/\/organizations\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').pop()!;
+
+    const notice = page.getByTestId('organization-missing');
+    expect(await notice.textContent()).toContain("Country and Address are still missing. Invoices need the organization's country and address.");
+    await notice.getByRole('link', { name: 'Complete the details' }).click();
+    await page.waitForURL(`${suite.stack.url}/organizations/${id}/edit`);
+    // What the sign-in told: the user's name and email. Nothing is flagged before it is touched.
+    expect(await page.getByLabel(/^Name/).inputValue()).toBe(user.name);
+    expect(await page.getByLabel(/^Email/).inputValue()).toBe(user.email);
+    expect(await page.getByRole('radio', { name: 'Personal' }).isChecked()).toBe(true);
+    expect(await page.getByText('is required.').count()).toBe(0);
+
+    await page.getByRole('combobox', { name: /^Country/ }).fill('Belg');
+    await page.getByRole('option', { name: 'Belgium' }).click();
+    await page.getByLabel(/^Address/).fill('Rue de la Loi 16, 1000 Brussels');
+    await page.getByRole('button', { name: 'Update organization' }).click();
+    await page.waitForURL(`${suite.stack.url}/organizations`);
+
+    await page.goto(`${suite.stack.url}/organizations/${id}`);
+    await page.getByText('Rue de la Loi 16, 1000 Brussels, Belgium').waitFor();
+    expect(await page.getByTestId('organization-missing').count()).toBe(0);
+  });
+});

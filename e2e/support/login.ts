@@ -6,8 +6,8 @@ export const PROVIDER_LOGIN_URL = /\/idp\/interaction\/[^/]+/;
 /** Signs in on the provider's own page (it must already be showing or on its way). */
 export async function signInAtProvider(page: Page, credentials: { email: string; password: string }): Promise<void> {
   // After a refused renewal the navigation to the provider was once aborted by another one (CI saw
-  // net::ERR_ABORTED here in session.e2e: likely the renewal-failure handler and the guard both
-  // redirecting; the refresh rule is issue 37's). The test waits for the navigation that lands.
+  // net::ERR_ABORTED here in session.e2e, when the renewal handler and the route guard both
+  // redirected; since issue 37 only the guard does). The test waits for the navigation that lands.
   await page.waitForURL(PROVIDER_LOGIN_URL).catch(async (err: Error) => {
     if (!/ERR_ABORTED|frame was detached/.test(err.message)) throw err;
     await page.waitForURL(PROVIDER_LOGIN_URL);

@@ -1,62 +1,14 @@
 import { UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
-import { createServer, type Server } from 'node:http';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordLogin } from '../idp/password-login.js';
-import { freePort, startTestConsole, type TestConsole } from '../testing/test-console.js';
-
-/**
- * Stands in for Keycloak, which is outside the product and not on this machine: a discovery
- * document and JWKS at Keycloak's paths, and tokens with Keycloak's claim layout.
- */
-async function fakeKeycloak() {
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'kc-1', use: 'sig', alg: 'RS256' };
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}/realms/fleetlink`;
-  const server: Server = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/realms/fleetlink/.well-known/openid-configuration') {
-      res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/protocol/openid-connect/certs` }));
-    } else if (req.url === '/realms/fleetlink/protocol/openid-connect/certs') {
-      res.end(JSON.stringify({ keys: [jwk] }));
-    } else {
-      res.statusCode = 404;
-      res.end('{}');
-    }
-  });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  const sign = (claims: Record<string, unknown>, header: { typ?: string } = { typ: 'JWT' }) => {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({
-      iss: issuer,
-      sub: 'f3b0c1d2-0000-4000-8000-00000000abcd',
-      // Keycloak's access tokens name the account service; the realm's audience mapper adds the API.
-      aud: ['fleetlink-api', 'account'],
-      iat: now,
-      exp: now + 300,
-      typ: 'Bearer',
-      azp: 'fleetlink-console',
-      sid: 'kc-session-1',
-      scope: 'openid profile email',
-      preferred_username: 'kc.user@example.com',
-      name: 'Kay Cloak',
-      email: 'kc.user@example.com',
-      realm_access: { roles: ['USER', 'offline_access', 'default-roles-fleetlink'] },
-      resource_access: { account: { roles: ['manage-account'] } },
-      ...claims,
-    })
-      .setProtectedHeader({ alg: 'RS256', kid: 'kc-1', ...header })
-      .sign(privateKey);
-  };
-  return { issuer, sign, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { startFakeKeycloak, type FakeKeycloak } from '../testing/fake-keycloak.js';
+import { startTestConsole, type TestConsole } from '../testing/test-console.js';
 
 describe('an external OIDC provider', () => {
-  let kc: Awaited<ReturnType<typeof fakeKeycloak>>;
+  let kc: FakeKeycloak;
   let c: TestConsole;
   beforeAll(async () => {
-    kc = await fakeKeycloak();
+    kc = await startFakeKeycloak();
     // No OIDC_AUDIENCE: the audience check is on by default, for fleetlink-api.
     c = await startTestConsole({ OIDC_ISSUER: kc.issuer });
   });
@@ -136,10 +88,10 @@ describe('an external OIDC provider', () => {
 });
 
 describe('an external OIDC provider with the audience check turned off (OIDC_AUDIENCE=none)', () => {
-  let kc: Awaited<ReturnType<typeof fakeKeycloak>>;
+  let kc: FakeKeycloak;
   let c: TestConsole;
   beforeAll(async () => {
-    kc = await fakeKeycloak();
+    kc = await startFakeKeycloak();
     c = await startTestConsole({ OIDC_ISSUER: kc.issuer, OIDC_AUDIENCE: 'none' });
   });
   afterAll(async () => {

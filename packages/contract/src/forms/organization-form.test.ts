@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { euCountries, euCountryCodes } from '../countries.js';
-import { organizationDomainFormSchema, organizationFormSchema, organizationUserFormSchema } from './organization-form.js';
+import { missingOrganizationDetails, organizationDomainFormSchema, organizationFormSchema, organizationUserFormSchema } from './organization-form.js';
 
 const valid = { name: 'Acme', country: 'DE', address: 'Street 1, 10115 Berlin', email: 'A@Acme.example' };
 
@@ -19,6 +19,13 @@ describe('organization form schema (SPEC §5)', () => {
     const r = organizationFormSchema.safeParse({ ...valid, country: 'CH', telephone: '+41 abc' });
     expect(r.success).toBe(false);
     expect(r.error!.issues.map((i) => i.message)).toEqual(['Country is required.', 'Telephone is not a valid, it contain invalid characters.']);
+  });
+
+  it('names what a saved organization still lacks, in form order', () => {
+    const personal = { type: 'PERSONAL', name: 'Ulla User', country: null, address: null, telephone: null, email: 'user@fleetlink.local', vat: null };
+    expect(missingOrganizationDetails(personal)).toEqual(['Country', 'Address']);
+    expect(missingOrganizationDetails({ ...personal, email: null })).toEqual(['Country', 'Address', 'Email']);
+    expect(missingOrganizationDetails({ ...personal, country: 'BE', address: 'Rue de la Loi 16, 1000 Brussels' })).toEqual([]);
   });
 
   it('member role defaults to USER and cannot be CREATOR', () => {

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { Principal } from '../../auth/principal.js';
 import { devices, organizationMembers, organizations } from '../../db/schema/index.js';
 
 export type OrganizationRole = 'CREATOR' | 'ADMIN' | 'USER';
@@ -37,15 +38,20 @@ export class MembershipRepository {
       .where(eq(organizationMembers.email, username));
   }
 
-  /** Creates the user's PERSONAL organization (CREATOR) unless they already have one. */
-  async ensurePersonalOrganization(subject: string, username: string, name: string | null): Promise<void> {
+  /**
+   * Creates the user's PERSONAL organization (CREATOR) unless they already have one, with what the
+   * token says of them: their name and email. Country and address are theirs to give (its Summary
+   * says so); a login name that is no email address is not taken for one.
+   */
+  async ensurePersonalOrganization(p: Pick<Principal, 'subject' | 'username' | 'name' | 'email'>): Promise<void> {
+    const email = p.email ?? (p.username.includes('@') ? p.username : null);
     await this.db.transaction(async (tx) => {
       const [org] = await tx
         .insert(organizations)
-        .values({ type: 'PERSONAL', name: name ?? username, email: username, personalOf: subject })
+        .values({ type: 'PERSONAL', name: p.name ?? p.username, email: email?.toLowerCase() ?? null, personalOf: p.subject })
         .onConflictDoNothing({ target: organizations.personalOf })
         .returning({ id: organizations.id });
-      if (org) await tx.insert(organizationMembers).values({ organizationId: org.id, email: username, role: 'CREATOR' });
+      if (org) await tx.insert(organizationMembers).values({ organizationId: org.id, email: p.username, role: 'CREATOR' });
     });
   }
 }

@@ -20,6 +20,6 @@ export class UsersService {
     if (previous !== undefined && now.getTime() - previous < this.intervalMs) return;
     this.lastWrite.set(p.subject, now.getTime());
     await this.repo.recordSeen(p, now);
-    await this.memberships.ensurePersonalOrganization(p.subject, p.username, p.name);
+    await this.memberships.ensurePersonalOrganization(p);
   }
 }

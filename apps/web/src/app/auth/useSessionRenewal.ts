@@ -2,7 +2,6 @@ import { notifications } from '@mantine/notifications';
 import type { UserManager } from 'oidc-client-ts';
 import { useEffect } from 'react';
 import { classifyRenewalFailure } from './renewal-failure';
-import { currentAppUrl } from './return-url';
 
 /** How long to wait before trying again to renew when the provider could not be reached. */
 export const RENEWAL_RETRY_SECONDS = 5;
@@ -10,8 +9,8 @@ const UNREACHABLE_TOAST = 'session-renewal-unreachable';
 
 /**
  * The access token is renewed shortly before it expires (SPEC §8):
- * - renewal refused by the provider (400, `invalid_grant`): the tokens are dropped and the user
- *   signs in again, coming back to the page they were on;
+ * - renewal refused by the provider (400, `invalid_grant`): the tokens are dropped and the route
+ *   guard sends the user to sign in, coming back to the page they were on;
  * - provider not reachable: the session is kept, a toast says why, and renewal is retried every
  *   few seconds until it works (the toast goes) or the access token expires (then sign in again).
  */
@@ -23,11 +22,12 @@ export function useSessionRenewal(userManager: UserManager): void {
       if (toastShown) notifications.hide(UNREACHABLE_TOAST);
       toastShown = false;
     };
+    // Every page is behind the route guard, which sends a signed-out user to sign in and back to
+    // the same page: dropping the tokens is all it takes (a second redirect from here would race it).
     const signInAgain = async () => {
       clearTimeout(retry);
       hideToast();
       await userManager.removeUser();
-      await userManager.signinRedirect({ state: currentAppUrl(window.location) });
     };
     const onFailure = async (error: unknown) => {
       if (classifyRenewalFailure(error) === 'rejected') return signInAgain();

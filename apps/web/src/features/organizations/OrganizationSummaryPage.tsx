@@ -3,6 +3,7 @@ import { Anchor, Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Titl
 import { IconEdit, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
+import { MissingDetailsNotice } from './MissingDetailsNotice';
 import { canManage, useDeleteOrganization, useOrganization } from './organization-api';
 import { OrganizationTypeIcon, organizationTypeLabel } from './OrganizationTypeIcon';
 import { ORGANIZATION_HAS_DEVICES } from '@fleetlink/contract';
@@ -30,6 +31,7 @@ export function OrganizationSummaryPage() {
 
   return (
     <Stack>
+      <MissingDetailsNotice organization={data} canEdit={manage} />
       <Card withBorder padding="lg">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Field label="Type">
