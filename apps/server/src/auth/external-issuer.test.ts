@@ -1,4 +1,4 @@
-import { UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
+import { missingOrganizationDetails, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordLogin } from '../idp/password-login.js';
 import { startFakeKeycloak, type FakeKeycloak } from '../testing/fake-keycloak.js';
@@ -56,6 +56,22 @@ describe('an external OIDC provider', () => {
     const otherClient = await asClientRoles(['USER', 'ADMIN'], 'grafana');
     expect(await status('/api/devices', otherClient)).toBe(403);
     expect(await status('/api/servers', otherClient)).toBe(403);
+  });
+
+  it("makes the user's personal organization with the name and email the provider gives, and says what is missing", async () => {
+    // A login name that is no email address is not taken for one; the email claim is.
+    const token = await kc.sign({ sub: 'kc-person-2', preferred_username: 'kay', name: 'Kay Two', email: 'Kay.Two@Example.com' });
+    const res = await c.api('/api/organizations', { token });
+    expect(res.status).toBe(200);
+    const [personal] = await res.json();
+    expect(personal).toMatchObject({ type: 'PERSONAL', role: 'CREATOR', name: 'Kay Two', email: 'kay.two@example.com', country: null, address: null });
+    expect(missingOrganizationDetails(personal)).toEqual(['Country', 'Address']);
+
+    // Without an email claim the login name is taken only when it is an email address.
+    const bare = await kc.sign({ sub: 'kc-person-3', preferred_username: 'bare', name: null, email: undefined });
+    const [bareOrg] = await (await c.api('/api/organizations', { token: bare })).json();
+    expect(bareOrg).toMatchObject({ type: 'PERSONAL', name: 'bare', email: null });
+    expect(missingOrganizationDetails(bareOrg)).toEqual(['Country', 'Address', 'Email']);
   });
 
   it('refuses expired tokens, other audiences and other issuers', async () => {
