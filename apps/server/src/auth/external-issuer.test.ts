@@ -72,6 +72,9 @@ describe('an external OIDC provider', () => {
     const [bareOrg] = await (await c.api('/api/organizations', { token: bare })).json();
     expect(bareOrg).toMatchObject({ type: 'PERSONAL', name: 'bare', email: null });
     expect(missingOrganizationDetails(bareOrg)).toEqual(['Country', 'Address', 'Email']);
+    const loginEmail = await kc.sign({ sub: 'kc-person-4', preferred_username: 'Kay4@Example.com', email: 'not an email' });
+    const [loginEmailOrg] = await (await c.api('/api/organizations', { token: loginEmail })).json();
+    expect(loginEmailOrg.email).toBe('kay4@example.com');
   });
 
   it('refuses expired tokens, other audiences and other issuers', async () => {

@@ -50,7 +50,7 @@ export const organizationFormSchema = z
 export type OrganizationFormInput = z.input<typeof organizationFormSchema>;
 export type OrganizationForm = z.output<typeof organizationFormSchema>;
 
-const organizationFieldLabels: Record<string, string> = {
+const organizationFieldLabels = {
   type: 'Type',
   name: 'Name',
   country: 'Country',
@@ -58,18 +58,19 @@ const organizationFieldLabels: Record<string, string> = {
   telephone: 'Telephone',
   email: 'Email',
   vat: 'VAT',
-};
+} as const;
+type OrganizationField = keyof typeof organizationFieldLabels;
 
 /**
  * The labels of the fields a saved organization lacks by the form's own rules, in form order. The
  * PERSONAL organization made at a user's first sign-in knows only a name and an email, so its
  * Summary can say what is still to be filled in before an invoice can be made.
  */
-export function missingOrganizationDetails(org: Record<keyof typeof organizationFieldLabels, unknown>): string[] {
+export function missingOrganizationDetails(org: Record<OrganizationField, unknown>): string[] {
   const parsed = organizationFormSchema.safeParse(org);
   if (parsed.success) return [];
-  const fields = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-  return Object.keys(organizationFieldLabels).filter((field) => fields.has(field)).map((field) => organizationFieldLabels[field]!);
+  const fields = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+  return (Object.keys(organizationFieldLabels) as OrganizationField[]).filter((field) => fields.has(field)).map((field) => organizationFieldLabels[field]);
 }
 
 /** SPEC §5 Organization user. */

@@ -1,7 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { organizationFormSchema } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { devices, organizationMembers, organizations } from '../../db/schema/index.js';
+
+/** The organization form's email rule (trimmed, valid, lowercased). */
+const organizationEmail = organizationFormSchema.in.shape.email;
 
 export type OrganizationRole = 'CREATOR' | 'ADMIN' | 'USER';
 
@@ -41,14 +45,15 @@ export class MembershipRepository {
   /**
    * Creates the user's PERSONAL organization (CREATOR) unless they already have one, with what the
    * token says of them: their name and email. Country and address are theirs to give (its Summary
-   * says so); a login name that is no email address is not taken for one.
+   * says so). Only an email the form would take is kept: a login name that is no email address is
+   * not one.
    */
   async ensurePersonalOrganization(p: Pick<Principal, 'subject' | 'username' | 'name' | 'email'>): Promise<void> {
-    const email = p.email ?? (p.username.includes('@') ? p.username : null);
+    const email = [p.email, p.username].find((candidate) => candidate && organizationEmail.safeParse(candidate).success) ?? null;
     await this.db.transaction(async (tx) => {
       const [org] = await tx
         .insert(organizations)
-        .values({ type: 'PERSONAL', name: p.name ?? p.username, email: email?.toLowerCase() ?? null, personalOf: p.subject })
+        .values({ type: 'PERSONAL', name: p.name ?? p.username, email: email && organizationEmail.parse(email), personalOf: p.subject })
         .onConflictDoNothing({ target: organizations.personalOf })
         .returning({ id: organizations.id });
       if (org) await tx.insert(organizationMembers).values({ organizationId: org.id, email: p.username, role: 'CREATOR' });
