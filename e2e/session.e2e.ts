@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { guest, user } from './support/accounts';
 import { logOut, signIn, signInAtProvider } from './support/login';
@@ -13,6 +14,20 @@ const TEST_TIMEOUT_MS = 90_000;
 const suite = useConsoleSuite({ IDP_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS) });
 
 const isRefresh = (postData: string | null) => new URLSearchParams(postData ?? '').get('grant_type') === 'refresh_token';
+
+/** The provider's token endpoint is down for refreshes: each fails at the network. Returns when each was tried. */
+async function cutOffRefreshes(page: Page): Promise<number[]> {
+  const tried: number[] = [];
+  await page.route('**/idp/token', async (route) => {
+    if (!isRefresh(route.request().postData())) return route.continue();
+    tried.push(Date.now());
+    await route.abort('internetdisconnected');
+  });
+  return tried;
+}
+
+/** The toast that says the provider cannot be reached to renew the session. */
+const renewalToast = (page: Page) => page.locator('[data-alert="session-renewal"]');
 
 describe('session', () => {
   it(
@@ -73,14 +88,8 @@ describe('session', () => {
     async () => {
       const { page } = await open();
       await signIn(page, suite.stack.url, user, '/privacy-policy');
-      // The provider's token endpoint is down: every refresh fails at the network.
-      const failed: number[] = [];
-      await page.route('**/idp/token', async (route) => {
-        if (!isRefresh(route.request().postData())) return route.continue();
-        failed.push(Date.now());
-        await route.abort('internetdisconnected');
-      });
-      const toast = page.locator('[data-alert="session-renewal"]');
+      const failed = await cutOffRefreshes(page);
+      const toast = renewalToast(page);
       await toast.waitFor({ timeout: ACCESS_TOKEN_TTL_SECONDS * 1000 });
       expect(await toast.textContent()).toContain('The identity provider cannot be reached to renew your session.');
       // Retried, still signed in, still on the page.
@@ -104,8 +113,8 @@ describe('session', () => {
     async () => {
       const { page } = await open();
       await signIn(page, suite.stack.url, user, '/terms-service');
-      await page.route('**/idp/token', (route) => (isRefresh(route.request().postData()) ? route.abort('internetdisconnected') : route.continue()));
-      await page.locator('[data-alert="session-renewal"]').waitFor({ timeout: ACCESS_TOKEN_TTL_SECONDS * 1000 });
+      await cutOffRefreshes(page);
+      await renewalToast(page).waitFor({ timeout: ACCESS_TOKEN_TTL_SECONDS * 1000 });
       // At expiry the session is dropped and the user sent to sign in at the provider, whose own
       // session (only its token endpoint is cut off here) brings them straight back to their page.
       const signInAgain = page.waitForRequest((request) => new URL(request.url()).pathname === '/idp/auth' && request.frame() === page.mainFrame(), {

@@ -51,3 +51,21 @@ export function grantedRoles(
   const own = Object.hasOwn(clientRoles, clientId) ? clientRoles[clientId]! : [];
   return [...new Set([...realmRoles, ...own])];
 }
+
+/**
+ * The roles of a token's Keycloak-shaped claims (`realm_access.roles`, `resource_access.{client}.roles`)
+ * and what they grant the console: one reading for the API, which verified the token, and the SPA,
+ * which only decides what to show. Anything malformed reads as no role.
+ */
+export function rolesFromClaims(claims: Record<string, unknown>, clientId: string): Pick<Me, 'realmRoles' | 'clientRoles' | 'roles'> {
+  const rolesOf = (container: unknown) => {
+    const roles = container && typeof container === 'object' ? (container as { roles?: unknown }).roles : undefined;
+    return Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [];
+  };
+  const access = claims.resource_access;
+  const realmRoles = rolesOf(claims.realm_access);
+  const clientRoles = Object.fromEntries(
+    Object.entries(access && typeof access === 'object' ? access : {}).map(([client, roles]) => [client, rolesOf(roles)]),
+  );
+  return { realmRoles, clientRoles, roles: grantedRoles(realmRoles, clientRoles, clientId) };
+}

@@ -1,4 +1,4 @@
-import { grantedRoles, type Me } from '@fleetlink/contract';
+import { rolesFromClaims, type Me } from '@fleetlink/contract';
 
 /**
  * The signed-in caller, read from a verified Keycloak-shaped access token, and the address the
@@ -9,14 +9,7 @@ export type Principal = Me & { clientAddress?: string };
 /** `clientId` is the console's own client (`OIDC_CLIENT_ID`): its client roles count as realm roles. */
 export function principalFromClaims(claims: Record<string, unknown>, clientId: string): Principal {
   const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
-  const roles = (v: unknown) =>
-    Array.isArray((v as { roles?: unknown })?.roles) ? ((v as { roles: unknown[] }).roles.filter((r) => typeof r === 'string') as string[]) : [];
-  const resourceAccess = (claims.resource_access ?? {}) as Record<string, unknown>;
   const subject = str(claims.sub) ?? '';
-  const realmRoles = roles(claims.realm_access);
-  const clientRoles = Object.fromEntries(
-    Object.entries(resourceAccess && typeof resourceAccess === 'object' ? resourceAccess : {}).map(([k, v]) => [k, roles(v)]),
-  );
   return {
     subject,
     sessionId: str(claims.sid),
@@ -24,9 +17,7 @@ export function principalFromClaims(claims: Record<string, unknown>, clientId: s
     username: (str(claims.preferred_username) ?? str(claims.email) ?? subject).toLowerCase(),
     name: str(claims.name),
     email: str(claims.email),
-    realmRoles,
-    clientRoles,
-    roles: grantedRoles(realmRoles, clientRoles, clientId),
+    ...rolesFromClaims(claims, clientId),
   };
 }
 

@@ -34,23 +34,8 @@ export const telephonePattern = /^\+?[0-9][0-9 ()./-]*$/;
 /** A DNS host name: at least two labels of letters, digits and inner hyphens, 63 characters each. */
 export const hostNamePattern = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** SPEC §5 Organization: the same rules in the form and on the API. */
-export const organizationFormSchema = z
-  .object({
-    type: z.enum(organizationTypes, { error: messages.required('Type') }).default('PERSONAL'),
-    name: requiredText('Name', organizationLimits.name),
-    country: z.enum(euCountryCodes, { error: messages.required('Country') }),
-    address: requiredText('Address', organizationLimits.address),
-    telephone: optional('Telephone', organizationLimits.telephone, telephonePattern),
-    email: email('Email'),
-    vat: optional('VAT', organizationLimits.vat),
-  })
-  // VAT only means something for companies; a PERSONAL organization never keeps one.
-  .transform((o) => ({ ...o, vat: o.type === 'COMPANY' ? o.vat : null }));
-export type OrganizationFormInput = z.input<typeof organizationFormSchema>;
-export type OrganizationForm = z.output<typeof organizationFormSchema>;
-
-const organizationFieldLabels = {
+/** The organization form's field labels, in form order: its messages, its page and its Summary say them. */
+export const organizationLabels = {
   type: 'Type',
   name: 'Name',
   country: 'Country',
@@ -59,7 +44,24 @@ const organizationFieldLabels = {
   email: 'Email',
   vat: 'VAT',
 } as const;
-type OrganizationField = keyof typeof organizationFieldLabels;
+type OrganizationField = keyof typeof organizationLabels;
+
+/** SPEC §5 Organization: the same rules in the form and on the API. */
+export const organizationFormSchema = z
+  .object({
+    type: z.enum(organizationTypes, { error: messages.required(organizationLabels.type) }).default('PERSONAL'),
+    name: requiredText(organizationLabels.name, organizationLimits.name),
+    country: z.enum(euCountryCodes, { error: messages.required(organizationLabels.country) }),
+    address: requiredText(organizationLabels.address, organizationLimits.address),
+    telephone: optional(organizationLabels.telephone, organizationLimits.telephone, telephonePattern),
+    email: email(organizationLabels.email),
+    vat: optional(organizationLabels.vat, organizationLimits.vat),
+  })
+  // VAT only means something for companies; a PERSONAL organization never keeps one.
+  .transform((o) => ({ ...o, vat: o.type === 'COMPANY' ? o.vat : null }));
+export type OrganizationFormInput = z.input<typeof organizationFormSchema>;
+export type OrganizationForm = z.output<typeof organizationFormSchema>;
+
 
 /**
  * The labels of the fields a saved organization lacks by the form's own rules, in form order. The
@@ -70,7 +72,7 @@ export function missingOrganizationDetails(org: Record<OrganizationField, unknow
   const parsed = organizationFormSchema.safeParse(org);
   if (parsed.success) return [];
   const fields = new Set(parsed.error.issues.map((issue) => issue.path[0]));
-  return (Object.keys(organizationFieldLabels) as OrganizationField[]).filter((field) => fields.has(field)).map((field) => organizationFieldLabels[field]);
+  return (Object.keys(organizationLabels) as OrganizationField[]).filter((field) => fields.has(field)).map((field) => organizationLabels[field]);
 }
 
 /** SPEC §5 Organization user. */

@@ -49,11 +49,11 @@ export class MembershipRepository {
    * not one.
    */
   async ensurePersonalOrganization(p: Pick<Principal, 'subject' | 'username' | 'name' | 'email'>): Promise<void> {
-    const email = [p.email, p.username].find((candidate) => candidate && organizationEmail.safeParse(candidate).success) ?? null;
+    const email = [p.email, p.username].map((candidate) => organizationEmail.safeParse(candidate)).find((parsed) => parsed.success)?.data ?? null;
     await this.db.transaction(async (tx) => {
       const [org] = await tx
         .insert(organizations)
-        .values({ type: 'PERSONAL', name: p.name ?? p.username, email: email && organizationEmail.parse(email), personalOf: p.subject })
+        .values({ type: 'PERSONAL', name: p.name ?? p.username, email, personalOf: p.subject })
         .onConflictDoNothing({ target: organizations.personalOf })
         .returning({ id: organizations.id });
       if (org) await tx.insert(organizationMembers).values({ organizationId: org.id, email: p.username, role: 'CREATOR' });

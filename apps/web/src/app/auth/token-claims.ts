@@ -1,4 +1,4 @@
-import { grantedRoles } from '@fleetlink/contract';
+import { rolesFromClaims } from '@fleetlink/contract';
 
 /**
  * Reads the Keycloak-shaped claims of an access token. The browser only needs them to decide what to
@@ -35,12 +35,6 @@ export function decodeJwtPayload(token: string): Claims | null {
 }
 
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
-const stringList = (value: unknown) =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-
-function rolesOf(container: unknown): string[] {
-  return container && typeof container === 'object' ? stringList((container as Claims).roles) : [];
-}
 
 /**
  * Authentication details of an access token; an unreadable token has no roles at all. `clientId` is
@@ -48,18 +42,10 @@ function rolesOf(container: unknown): string[] {
  */
 export function readAuthDetails(accessToken: string, clientId: string): AuthDetails {
   const claims = decodeJwtPayload(accessToken) ?? {};
-  const resourceAccess = claims.resource_access;
-  const clientRoles: Record<string, string[]> = {};
-  if (resourceAccess && typeof resourceAccess === 'object') {
-    for (const [client, access] of Object.entries(resourceAccess)) clientRoles[client] = rolesOf(access);
-  }
-  const realmRoles = rolesOf(claims.realm_access);
   return {
     subject: stringOrNull(claims.sub) ?? '',
     sessionId: stringOrNull(claims.sid),
     username: stringOrNull(claims.preferred_username),
-    realmRoles,
-    clientRoles,
-    roles: grantedRoles(realmRoles, clientRoles, clientId),
+    ...rolesFromClaims(claims, clientId),
   };
 }

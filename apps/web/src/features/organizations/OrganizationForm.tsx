@@ -1,6 +1,7 @@
 import {
   euCountries,
   organizationFormSchema,
+  organizationLabels,
   organizationLimits,
   type OrganizationDetail,
   type OrganizationFormInput,
@@ -63,7 +64,7 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
       )}
     >
       <Stack maw={640}>
-        <Radio.Group label="Type" withAsterisk {...form.getInputProps('type')}>
+        <Radio.Group label={organizationLabels.type} withAsterisk {...form.getInputProps('type')}>
           <Group mt="xs">
             {(['PERSONAL', 'COMPANY'] as const).map((t) => (
               <Radio key={t} value={t} label={organizationTypeLabel[t]} />
@@ -71,14 +72,14 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
           </Group>
         </Radio.Group>
         <TextInput
-          label="Name"
+          label={organizationLabels.name}
           withAsterisk
           description="The name is used for the invoice."
           maxLength={organizationLimits.name}
           {...form.getInputProps('name')}
         />
         <Select
-          label="Country"
+          label={organizationLabels.country}
           withAsterisk
           searchable
           data={countryOptions}
@@ -87,23 +88,23 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
           onChange={(value) => form.setFieldValue('country', value ?? '')}
         />
         <TextInput
-          label="Address"
+          label={organizationLabels.address}
           withAsterisk
           description="The address must include the postal code and the city."
           maxLength={organizationLimits.address}
           {...form.getInputProps('address')}
         />
         <TextInput
-          label="Telephone"
+          label={organizationLabels.telephone}
           type="tel"
           description="Include the international prefix, e.g. +31."
           maxLength={organizationLimits.telephone}
           {...form.getInputProps('telephone')}
         />
-        <TextInput label="Email" withAsterisk type="email" maxLength={organizationLimits.email} {...form.getInputProps('email')} />
+        <TextInput label={organizationLabels.email} withAsterisk type="email" maxLength={organizationLimits.email} {...form.getInputProps('email')} />
         {company ? (
           <TextInput
-            label="VAT"
+            label={organizationLabels.vat}
             description="The VAT number is needed for the invoices of companies in the EU."
             maxLength={organizationLimits.vat}
             {...form.getInputProps('vat')}
