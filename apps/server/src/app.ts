@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { ErrorCode, LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH, type PublicConfig } from '@fleetlink/contract';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/client.js';
@@ -38,6 +36,7 @@ import { UsersService } from './modules/users/users.service.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerControlCharacterCheck } from './plugins/control-characters.js';
 import { body, registerErrorHandling } from './plugins/errors.js';
+import { registerOpenApi } from './plugins/openapi.js';
 
 export interface AppDeps {
   env: Env;
@@ -96,29 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (req.protocol === 'https') reply.raw.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Fleetlink API', version: '0.1.0' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          // The proxy API (/api/proxy/…): a PROXY server's id and password.
-          proxyBasic: { type: 'http', scheme: 'basic' },
-          // Agents' own routes (/api/agent/…): the device id and its MQTT password.
-          deviceBasic: { type: 'http', scheme: 'basic' },
-        },
-      },
-      security: [{ bearer: [] }],
-    },
-    // Each operation names the realm roles it needs (`x-roles`, `[]` for any signed-in user), from
-    // the same route config the auth hook enforces; public operations have none.
-    transform: (input) => {
-      const out = jsonSchemaTransform(input);
-      const roles = input.route.config?.public ? undefined : input.route.config?.roles;
-      return roles ? { ...out, schema: { ...out.schema, 'x-roles': roles } } : out;
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: false } });
+  await registerOpenApi(app, { publicUrl: env.PUBLIC_URL });
 
   const auditRepository = new AuditRepository(database.db);
   const audit = new AuditTrail(auditRepository, app.log);
@@ -157,9 +134,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   }
 
+  // Nothing here is for search engines: every page needs a sign-in, and the API's links are one-time.
+  app.get('/robots.txt', (_req, reply) => reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'));
+
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
-    if (path.startsWith('/api') || path.startsWith('/idp') || !spa || req.method !== 'GET') {
+    // The API and the provider answer JSON, never the SPA's page: a client would read HTML as an answer.
+    const served = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+    if (served('/api') || served('/idp') || !spa || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.code(404).send(body(ErrorCode.NotFound, `There is no ${req.method} ${path} here.`));
     }
     // Client-side routes: the SPA decides what to show (including its own 'not found' page).

@@ -25,3 +25,5 @@ export * from './http/audit.js';
 export * from './http/releases.js';
 export * from './http/agent-update.js';
 export * from './mqtt/index.js';
+export * from './http/route-errors.js';
+export * from './http/api-routes.js';

@@ -23,7 +23,15 @@ export function createProvider(opts: { env: Env; db: Db; box: SecretBox; account
   const configuration: Configuration = {
     adapter: createAdapterFactory(opts.db, opts.box),
     jwks: opts.secrets.jwks as Configuration['jwks'],
-    cookies: { keys: opts.secrets.cookieKeys },
+    cookies: {
+      keys: opts.secrets.cookieKeys,
+      // The provider lives on the console's own origin, so its session cookie never has to cross
+      // sites: Lax keeps the silent-check iframe and the redirects working, where oidc-provider's
+      // default None is refused by browsers over plain http (it needs Secure). Over https the
+      // cookies are Secure by themselves (oidc-provider sets it when the request is secure).
+      long: { httpOnly: true, sameSite: 'lax' },
+      short: { httpOnly: true, sameSite: 'lax' },
+    },
     clients: [
       {
         client_id: clientId,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LINK_GONE_ERRORS } from './route-errors.js';
 import { messages, withoutControlCharacters } from '../forms/messages.js';
 import { pageSizeSchema } from './page-size.js';
 
@@ -211,3 +212,15 @@ export const auditExportParamsSchema = z.object({ exportId: z.uuid('Not an expor
 /** Where the browser downloads an export: one time, streamed, with no bearer token. */
 export const AUDIT_EXPORT_URL_PREFIX = '/api/audit-export/';
 export const auditExportUrl = (exportId: string, token: string) => `${AUDIT_EXPORT_URL_PREFIX}${exportId}?token=${encodeURIComponent(token)}`;
+
+/** The operator's audit trail (realm ADMIN) and an organization's activity (its members). */
+export const auditTrailRoutes = {
+  list: { method: 'GET', path: '/api/audit', role: 'ADMIN' },
+  export: { method: 'GET', path: '/api/audit/export', role: 'ADMIN' },
+  exportLink: { method: 'POST', path: '/api/audit/export-link', role: 'ADMIN' },
+  organizationList: { method: 'GET', path: '/api/organization/:id/audit', role: 'USER' },
+  organizationExport: { method: 'GET', path: '/api/organization/:id/audit/export', role: 'USER' },
+  organizationExportLink: { method: 'POST', path: '/api/organization/:id/audit/export-link', role: 'USER' },
+  /** The one-time link an export-link call answered. */
+  download: { method: 'GET', path: '/api/audit-export/:exportId', errors: LINK_GONE_ERRORS },
+} as const;

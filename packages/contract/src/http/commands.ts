@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICE_CALL_ERRORS } from './route-errors.js';
 import { fileListingSchema } from './files.js';
 
 /** How much of each output stream the agent keeps (bytes of UTF-8); the rest is counted, not kept. */
@@ -50,3 +51,7 @@ export function commandTimeoutSeconds(parameters: Record<string, string>): numbe
   }
   return seconds;
 }
+
+export const commandRoutes = {
+  run: { method: 'POST', path: '/api/device/:id/command', role: 'USER', errors: DEVICE_CALL_ERRORS },
+} as const;

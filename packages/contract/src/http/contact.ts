@@ -79,6 +79,6 @@ export const contactSentSchema = z.object({ id: z.string() });
 /** SPEC §7 contact, served under /api: sending needs only a sign-in (SPEC §6), reading realm ADMIN. */
 export const contactRoutes = {
   challenge: { method: 'GET', path: '/contact/challenge', role: 'LOGIN' },
-  send: { method: 'POST', path: '/contact', role: 'LOGIN' },
+  send: { method: 'POST', path: '/contact', role: 'LOGIN', errors: [429] },
   list: { method: 'GET', path: '/contact/messages', role: 'ADMIN' },
 } as const;

@@ -116,6 +116,7 @@ export const deviceRoutes = {
   tags: { method: 'GET', path: '/api/tags', role: 'USER' },
   organizations: { method: 'GET', path: '/api/device-organizations', role: 'USER' },
   reindex: { method: 'GET', path: '/api/devices-search-reindex', role: 'ADMIN' },
+  resetInstallationKey: { method: 'POST', path: '/api/device/:id/installation-key', role: 'USER', errors: [503] },
 } as const;
 
 /** POST /api/device/{id}/installation-key: the new key, after the old one and the agent's account were retired. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICE_CALL_ERRORS } from './route-errors.js';
 import { messages, withoutControlCharacters } from '../forms/messages.js';
 
 /**
@@ -165,3 +166,11 @@ export function driveOf(drives: { root: string }[], path: string): string | unde
     .filter(within)
     .sort((a, b) => b.length - a.length)[0];
 }
+
+/** The Files tab's changes and scans; listing a folder is the command `file` (commandRoutes). */
+export const fileRoutes = {
+  createFolder: { method: 'POST', path: '/api/device/:id/folder', role: 'USER', errors: DEVICE_CALL_ERRORS },
+  rename: { method: 'POST', path: '/api/device/:id/rename', role: 'USER', errors: DEVICE_CALL_ERRORS },
+  remove: { method: 'DELETE', path: '/api/device/:id/file', role: 'USER', errors: DEVICE_CALL_ERRORS },
+  scanDrive: { method: 'POST', path: '/api/device/:id/disk', role: 'USER', errors: DEVICE_CALL_ERRORS },
+} as const;

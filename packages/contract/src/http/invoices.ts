@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LINK_GONE_ERRORS } from './route-errors.js';
 
 /** SPEC §3 Invoice, as an organization's members see it. */
 export const invoiceSchema = z.object({
@@ -48,6 +49,6 @@ export const REVERSE_CHARGE_MENTION = 'VAT reverse charge — Article 196, Counc
 /** SPEC §7 invoices, served under /api (an organization's list is in its detail, SPEC §3). */
 export const invoiceRoutes = {
   request: { method: 'GET', path: '/request-invoice/:organizationId/:invoiceId', role: 'USER' },
-  pdf: { method: 'GET', path: '/invoice-pdf/:linkId', role: null },
+  pdf: { method: 'GET', path: '/invoice-pdf/:linkId', role: null, errors: LINK_GONE_ERRORS },
   create: { method: 'GET', path: '/invoice/create', role: 'ADMIN' },
 } as const;

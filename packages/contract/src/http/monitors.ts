@@ -30,8 +30,8 @@ export const monitorPropertyKey = (name: string) => `monitor:${name}`;
 
 /** The routes of the monitors capability (SPEC §7), all under /api. */
 export const monitorRoutes = {
-  create: { method: 'POST', path: '/api/device/:id/monitor', role: 'USER' },
+  create: { method: 'POST', path: '/api/device/:id/monitor', role: 'USER', errors: [409] },
   get: { method: 'GET', path: '/api/device/:id/monitor/:monitorId', role: 'USER' },
-  update: { method: 'PUT', path: '/api/device/:id/monitor/:monitorId', role: 'USER' },
+  update: { method: 'PUT', path: '/api/device/:id/monitor/:monitorId', role: 'USER', errors: [409] },
   remove: { method: 'DELETE', path: '/api/device/:id/monitor/:monitorId', role: 'USER' },
 } as const;

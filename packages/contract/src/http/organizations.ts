@@ -69,9 +69,9 @@ export const organizationRoutes = {
   all: { method: 'GET', path: '/all-organizations', role: 'ADMIN' },
   create: { method: 'POST', path: '/organization', role: 'USER' },
   update: { method: 'PUT', path: '/organization/:id', role: 'USER' },
-  remove: { method: 'DELETE', path: '/organization/:id', role: 'USER' },
-  addUser: { method: 'POST', path: '/organization/:id/user', role: 'USER' },
-  removeUser: { method: 'DELETE', path: '/organization/:id/user/:userId', role: 'USER' },
-  addDomain: { method: 'POST', path: '/organization/:id/domain', role: 'USER' },
+  remove: { method: 'DELETE', path: '/organization/:id', role: 'USER', errors: [409] },
+  addUser: { method: 'POST', path: '/organization/:id/user', role: 'USER', errors: [409] },
+  removeUser: { method: 'DELETE', path: '/organization/:id/user/:userId', role: 'USER', errors: [409] },
+  addDomain: { method: 'POST', path: '/organization/:id/domain', role: 'USER', errors: [409] },
   removeDomain: { method: 'DELETE', path: '/organization/:id/domain/:domainId', role: 'USER' },
 } as const;

@@ -139,10 +139,10 @@ export const releaseRoutes = {
   bundles: { method: 'GET', path: '/api/bundles', role: 'ADMIN' },
   bundleNames: { method: 'GET', path: '/api/bundle-names', role: 'ADMIN' },
   bundleVersions: { method: 'GET', path: '/api/bundle-versions/:name', role: 'ADMIN' },
-  uploadBundle: { method: 'POST', path: '/api/bundle', role: 'ADMIN' },
-  deleteBundle: { method: 'DELETE', path: '/api/bundle/:name/:version', role: 'ADMIN' },
+  uploadBundle: { method: 'POST', path: '/api/bundle', role: 'ADMIN', errors: [409] },
+  deleteBundle: { method: 'DELETE', path: '/api/bundle/:name/:version', role: 'ADMIN', errors: [409] },
   releases: { method: 'GET', path: '/api/releases', role: 'ADMIN' },
-  createRelease: { method: 'POST', path: '/api/release', role: 'ADMIN' },
+  createRelease: { method: 'POST', path: '/api/release', role: 'ADMIN', errors: [409] },
   deleteRelease: { method: 'DELETE', path: '/api/release/:branch/:version', role: 'ADMIN' },
   agentRelease: { method: 'GET', path: '/api/agent/release' },
   /** A bundle of a release the device's branch follows, for the device's own agent (HTTP Basic). */

@@ -224,3 +224,25 @@ export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 export const timelineResponseSchema = z.array(timelineEntrySchema);
 /** DAY covers the last 24 hours, WEEK the last 8 days (SPEC §9 timeline). */
 export const timelineHours = { DAY: 24, WEEK: 8 * 24 } as const;
+
+/** The message and proxy servers (SPEC §7, realm ADMIN), enrollment, and a device's load history. */
+export const serverRoutes = {
+  list: { method: 'GET', path: '/api/servers', role: 'ADMIN' },
+  get: { method: 'GET', path: '/api/server/:id', role: 'ADMIN' },
+  create: { method: 'POST', path: '/api/server', role: 'ADMIN' },
+  update: { method: 'PUT', path: '/api/server/:id', role: 'ADMIN', errors: [409] },
+  remove: { method: 'DELETE', path: '/api/server/:id', role: 'ADMIN', errors: [409] },
+  reload: { method: 'GET', path: '/api/servers-reload', role: 'ADMIN' },
+  migrate: { method: 'POST', path: '/api/server-migrate/:deviceId/:fromServerId/:toServerId', role: 'ADMIN', errors: [503] },
+  ofDevice: { method: 'GET', path: '/api/device/:id/servers', role: 'ADMIN' },
+} as const;
+
+/** An agent's first call: its installation key for the device's account (rate-limited per address). */
+export const enrollmentRoutes = {
+  enroll: { method: 'POST', path: '/api/agent/enroll', errors: [429, 503] },
+} as const;
+
+export const metricsRoutes = {
+  load: { method: 'GET', path: '/api/device/:id/metrics', role: 'USER' },
+  timeline: { method: 'GET', path: '/api/device/:id/metrics/TIMELINE', role: 'USER' },
+} as const;

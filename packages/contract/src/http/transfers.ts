@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICE_CALL_ERRORS, LINK_GONE_ERRORS } from './route-errors.js';
 import { formatBytes } from '../format-bytes.js';
 import { filePathSchema } from './files.js';
 
@@ -32,3 +33,14 @@ export const downloadUrl = (transferId: string, token: string) => `${DOWNLOAD_UR
 
 /** Where an agent sends (PUT) or fetches (GET) a transfer's bytes, relative to the console it enrolled with. */
 export const agentBlobUrl = (transferId: string, token: string) => `/api/agent/blob/${transferId}?token=${encodeURIComponent(token)}`;
+
+/** Files between a person and a device, through the console's blob store (SPEC §7). */
+export const transferRoutes = {
+  requestDownload: { method: 'GET', path: '/api/request-download/:id', role: 'USER', errors: DEVICE_CALL_ERRORS },
+  upload: { method: 'POST', path: '/api/upload/:id', role: 'USER', errors: DEVICE_CALL_ERRORS },
+  /** The one-time link requestDownload answered. */
+  download: { method: 'GET', path: '/api/download/:transferId', errors: LINK_GONE_ERRORS },
+  /** The agent's side, with the device's own account and the transfer's token. */
+  agentSend: { method: 'PUT', path: '/api/agent/blob/:transferId', errors: [411] },
+  agentFetch: { method: 'GET', path: '/api/agent/blob/:transferId', errors: LINK_GONE_ERRORS },
+} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICE_CALL_ERRORS } from './route-errors.js';
 import { tunnelModeSchema, tunnelTypeSchema } from '../forms/tunnel-form.js';
 
 /** `/api/device/{id}/tunnel/{tunnelId}`: malformed ids are a 400 with a clear message. */
@@ -55,12 +56,12 @@ export const tunnelTexts = {
 
 /** The routes of the tunnels capability (SPEC §7), all under /api. */
 export const tunnelRoutes = {
-  create: { method: 'POST', path: '/api/device/:id/tunnel', role: 'USER' },
+  create: { method: 'POST', path: '/api/device/:id/tunnel', role: 'USER', errors: [409] },
   list: { method: 'GET', path: '/api/device/:id/tunnel', role: 'USER' },
   get: { method: 'GET', path: '/api/device/:id/tunnel/:tunnelId', role: 'USER' },
-  update: { method: 'PUT', path: '/api/device/:id/tunnel/:tunnelId', role: 'USER' },
-  remove: { method: 'DELETE', path: '/api/device/:id/tunnel/:tunnelId', role: 'USER' },
-  start: { method: 'POST', path: '/api/device/:id/tunnel/:tunnelId/start', role: 'USER' },
-  stop: { method: 'POST', path: '/api/device/:id/tunnel/:tunnelId/stop', role: 'USER' },
+  update: { method: 'PUT', path: '/api/device/:id/tunnel/:tunnelId', role: 'USER', errors: [409] },
+  remove: { method: 'DELETE', path: '/api/device/:id/tunnel/:tunnelId', role: 'USER', errors: [409] },
+  start: { method: 'POST', path: '/api/device/:id/tunnel/:tunnelId/start', role: 'USER', errors: DEVICE_CALL_ERRORS },
+  stop: { method: 'POST', path: '/api/device/:id/tunnel/:tunnelId/stop', role: 'USER', errors: DEVICE_CALL_ERRORS },
   domains: { method: 'GET', path: '/api/device/:id/tunnel-domains', role: 'USER' },
 } as const;

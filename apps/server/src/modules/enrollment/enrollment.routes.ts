@@ -21,7 +21,7 @@ export const enrollmentRoutes: FastifyPluginAsyncZod<{ service: EnrollmentServic
     '/agent/enroll',
     {
       config: { public: true, rateLimit: { max: perMinute, timeWindow: '1 minute' } },
-      schema: { tags: ['agent'], body: agentEnrollRequestSchema, response: { 200: agentEnrollResponseSchema } },
+      schema: { tags: ['agent'], summary: 'An agent enrolls with its installation key and gets its device account and message server', security: [], body: agentEnrollRequestSchema, response: { 200: agentEnrollResponseSchema } },
     },
     (req) => service.enroll(req.body, req.ip),
   );

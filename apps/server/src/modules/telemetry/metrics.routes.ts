@@ -17,7 +17,7 @@ const user = { roles: [RealmRole.User] };
 export const metricsRoutes: FastifyPluginAsyncZod<{ repo: TelemetryRepository; policy: OrganizationPolicy }> = async (app, { repo, policy }) => {
   app.get(
     '/device/:id/metrics',
-    { config: user, schema: { tags: ['metrics'], params: deviceIdParamsSchema, querystring: metricsQuerySchema, response: { 200: metricsResponseSchema } } },
+    { config: user, schema: { tags: ['metrics'], summary: 'The device’s system load over the last hours', params: deviceIdParamsSchema, querystring: metricsQuerySchema, response: { 200: metricsResponseSchema } } },
     async (req) => {
       await policy.readDevice(req.principal, req.params.id);
       const since = new Date(Date.now() - req.query.hours * 3600_000);
@@ -28,7 +28,7 @@ export const metricsRoutes: FastifyPluginAsyncZod<{ repo: TelemetryRepository; p
 
   app.get(
     '/device/:id/metrics/TIMELINE',
-    { config: user, schema: { tags: ['metrics'], params: deviceIdParamsSchema, querystring: timelineQuerySchema, response: { 200: timelineResponseSchema } } },
+    { config: user, schema: { tags: ['metrics'], summary: 'The periods the device was online, over a day or a week', params: deviceIdParamsSchema, querystring: timelineQuerySchema, response: { 200: timelineResponseSchema } } },
     async (req) => {
       await policy.readDevice(req.principal, req.params.id);
       const since = new Date(Date.now() - timelineHours[req.query.interval] * 3600_000);

@@ -8,6 +8,8 @@ import { attachment } from './http-file-names.js';
 const open = { public: true };
 const tags = ['transfers'];
 const schema = { tags, params: transferParamsSchema, querystring: linkTokenQuerySchema, security: [] };
+/** An agent's side: the transfer's token and, in HTTP Basic, the device's id and its MQTT password. */
+const agentSchema = { ...schema, security: [{ deviceBasic: [] }] };
 
 /** The blob URLs: the agents' side of a transfer, and the browser's download link. */
 export const blobRoutes: FastifyPluginAsyncZod<{ gate: BlobGate }> = async (app, { gate }) => {
@@ -15,13 +17,13 @@ export const blobRoutes: FastifyPluginAsyncZod<{ gate: BlobGate }> = async (app,
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
-  app.put('/agent/blob/:transferId', { config: open, schema: { ...schema, summary: "An agent sends a file the console asked for (device's own account)" } }, async (req, reply) => {
+  app.put('/agent/blob/:transferId', { config: open, schema: { ...agentSchema, summary: "An agent sends a file the console asked for (device's own account)" } }, async (req, reply) => {
     const length = req.headers['content-length'];
     await gate.agentWrite(basicCredentials(req.headers.authorization), req.params.transferId, req.query.token, req.raw, length === undefined ? undefined : Number(length));
     return reply.code(204).send();
   });
 
-  app.get('/agent/blob/:transferId', { config: open, schema: { ...schema, summary: "An agent fetches a file uploaded for it (device's own account)" } }, async (req, reply) => {
+  app.get('/agent/blob/:transferId', { config: open, schema: { ...agentSchema, summary: "An agent fetches a file uploaded for it (device's own account)" } }, async (req, reply) => {
     const blob = await gate.agentRead(basicCredentials(req.headers.authorization), req.params.transferId, req.query.token);
     // Without a size (still arriving) the answer is chunked: its end says that all of it came.
     if (blob.size !== undefined) reply.header('content-length', blob.size);

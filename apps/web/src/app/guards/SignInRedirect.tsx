@@ -12,7 +12,9 @@ export function SignInRedirect({ returnUrl }: { returnUrl: string }) {
   useEffect(() => {
     if (requested.current) return;
     requested.current = true;
-    void auth.signinRedirect({ state: returnUrl });
+    // In place of this page, which only redirects: Back from the provider then leads to where the
+    // user came from, not here again (Chromium also marks such a redirect's entry as skippable).
+    void auth.signinRedirect({ state: returnUrl, redirectMethod: 'replace' });
   }, [auth, returnUrl]);
 
   if (auth.error?.source === 'signinRedirect') {

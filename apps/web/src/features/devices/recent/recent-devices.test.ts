@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userCookieName } from './cookies';
+import { userCookieName } from '../../../app/cookies/cookies';
 import { forget, parseRecent, recordAccess, serializeRecent, type RecentDevice } from './recent-devices';
 
 const dev = (id: string, t: number, name = `d${id}`): RecentDevice => ({ id, name, online: false, lastAccessed: t });

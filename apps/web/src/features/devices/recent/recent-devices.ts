@@ -1,5 +1,3 @@
-import { fromBase64, toBase64 } from './cookies';
-
 /** SPEC §3 "Recent-device record", kept in cookie `_dr2` (base64 JSON), max 5, for 90 days. */
 export interface RecentDevice {
   id: string;
@@ -45,4 +43,17 @@ export function recordAccess(list: RecentDevice[], device: Omit<RecentDevice, 'l
 /** Removes a device (e.g. after it was deleted). */
 export function forget(list: RecentDevice[], id: string): RecentDevice[] {
   return list.filter((d) => d.id !== id);
+}
+
+/** base64 of UTF-8 text (names may hold any character). */
+function toBase64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+function fromBase64(value: string): string {
+  const bytes = Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
 }

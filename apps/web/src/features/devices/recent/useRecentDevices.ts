@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { useSession } from '../../../app/auth/useSession';
-import { readCookie, userCookieName, writeCookie } from './cookies';
+import { readCookie, userCookieName, writeCookie } from '../../../app/cookies/cookies';
 import { forget, parseRecent, recordAccess, RECENT_COOKIE, RECENT_DAYS, serializeRecent, type RecentDevice } from './recent-devices';
 
 // The cookie is the store; listeners let the Devices menu and the landing page follow a visit at once.

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useSession } from '../../../app/auth/useSession';
-import { readCookie, userCookieName, writeCookie } from '../recent/cookies';
+import { readCookie, userCookieName, writeCookie } from '../../../app/cookies/cookies';
 
 /** SPEC §9: list or grid, remembered in cookie `_dlm` for 7 days, grid by default. */
 export type ListMode = 'list' | 'grid';
