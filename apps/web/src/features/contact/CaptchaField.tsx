@@ -57,6 +57,8 @@ export function CaptchaField({ onChange, error, round }: CaptchaFieldProps) {
     <Input.Wrapper
       key={round}
       label="CAPTCHA"
+      // The widget has its own labelled checkbox; a <label for> would point at no field of the page.
+      labelElement="div"
       withAsterisk
       error={loaded === 'failed' ? 'The CAPTCHA could not be loaded: reload the page to try again.' : error}
       data-testid="captcha"
