@@ -104,6 +104,9 @@ describe('answers that are not the SPA', () => {
   it('never answers the SPA’s page for an unknown API or provider path', async () => {
     const index = await (await fetch(`${suite.stack.url}/devices/search`)).text();
     expect(index).toContain('<div id="root">');
+    // A HEAD of a page (a link checker's) gets the page's answer, without its body.
+    const head = await fetch(`${suite.stack.url}/devices/search`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     for (const [method, path] of [
       ['GET', '/api'],
       ['GET', '/api/'],

@@ -30,6 +30,15 @@ describe('API basics', () => {
     expect(await res.json()).toEqual({ code: 'NOT_FOUND', message: 'There is no GET /api/no-such-thing here.' });
   });
 
+  it('answers a body that is not JSON with 415 and what to send', async () => {
+    const token = await c.token('user@fleetlink.local');
+    for (const type of ['text/plain', 'application/xml']) {
+      const res = await c.api('/api/organization', { method: 'POST', token, headers: { 'content-type': type }, body: 'name=x' });
+      expect(res.status, type).toBe(415);
+      expect(await res.json()).toEqual({ code: 'BAD_REQUEST', message: 'Send the body as JSON (Content-Type: application/json), or as multipart/form-data for a file upload.' });
+    }
+  });
+
   it('answers malformed JSON with a 400 JSON error, not a 500', async () => {
     const token = await c.token('user@fleetlink.local');
     const res = await c.api('/api/me', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: '{"oops' });

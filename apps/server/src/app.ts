@@ -61,6 +61,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: env.TRUST_PROXY.length ? env.TRUST_PROXY : false,
     bodyLimit: 1024 * 1024,
   });
+  // The API takes JSON (and multipart where a file is uploaded): a text body would reach the schemas
+  // as a string and fail with a message about types, where 415 can say what to send.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

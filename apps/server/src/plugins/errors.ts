@@ -18,7 +18,7 @@ const codeForStatus: Record<number, ErrorCode> = {
 const messageForFastifyCode: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but JSON was declared.',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This content type is not supported here.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the body as JSON (Content-Type: application/json), or as multipart/form-data for a file upload.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send the file as multipart/form-data.',
   FST_PARTS_LIMIT: 'Send one file and its folder, nothing more.',
@@ -41,7 +41,9 @@ export function registerErrorHandling(app: FastifyInstance) {
       const first: string = Object.values(fields)[0] ?? 'The request is not valid.';
       return reply.code(400).send(body(ErrorCode.Validation, first, fields));
     }
-    const status = err.statusCode ?? 500;
+    // @fastify/multipart says 406 (Not Acceptable, which is about the answer) for a body that is not
+    // multipart: the request's own type is what is wrong, 415 as for any other body of the wrong type.
+    const status = err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' ? 415 : (err.statusCode ?? 500);
     if (status >= 400 && status < 500) {
       const message = messageForFastifyCode[err.code] ?? err.message;
       return reply.code(status).send(body(codeForStatus[status] ?? ErrorCode.BadRequest, message));

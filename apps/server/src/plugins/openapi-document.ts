@@ -4,6 +4,9 @@ type Json = Record<string, any>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
+/** Methods whose requests fastify reads a body of (JSON only, 1 MiB), whether or not the operation wants one. */
+const BODY_METHODS: readonly string[] = ['put', 'post', 'delete', 'patch'];
+
 /** What each error answer means, in the document's words. */
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is not valid: `fields` names each field with its message.',
@@ -14,6 +17,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   410: 'The one-time link was used already or has expired.',
   411: 'The body was sent without its Content-Length.',
   413: 'The body is larger than this operation takes.',
+  415: 'The body is not of the type this operation takes (JSON, or multipart/form-data for an upload).',
   429: 'Too many attempts: the message says when to try again.',
   502: 'The device refused, or answered with something unexpected.',
   503: 'A message server or the device is not reachable right now.',
@@ -37,7 +41,7 @@ export function completeDocument(doc: Json, operations: ApiOperation[]): Json {
       const route = byRoute.get(`${method.toUpperCase()} ${path}`);
       if (route) op.operationId = route.operationId;
       op.security ??= doc.security ?? [];
-      for (const status of errorStatuses(op, route)) {
+      for (const status of errorStatuses(method, op, route)) {
         op.responses[status] ??= { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: { $ref: API_ERROR_REF } } } };
       }
     }
@@ -47,7 +51,7 @@ export function completeDocument(doc: Json, operations: ApiOperation[]): Json {
 }
 
 /** The error statuses of an operation: those its inputs and security imply, then those its route declares. */
-function errorStatuses(op: Json, route: ApiOperation | undefined): number[] {
+function errorStatuses(method: string, op: Json, route: ApiOperation | undefined): number[] {
   const params: Json[] = op.parameters ?? [];
   const secured = op.security.length > 0;
   const bearerOnly = op.security.every((s: Json) => Object.keys(s).every((name) => name === 'bearer'));
@@ -57,8 +61,9 @@ function errorStatuses(op: Json, route: ApiOperation | undefined): number[] {
     ...(secured ? [401] : []),
     // A bearer operation with a role to hold; an agent's or proxy's credentials reach only their own objects.
     ...(secured && (!bearerOnly || op['x-roles']?.length) ? [403] : []),
-    ...(params.some((p) => p.in === 'path') ? [404] : []),
-    ...(op.requestBody ? [413] : []),
+    ...(params.some((p) => p.in === 'path') && !route?.oneTimeLink ? [404] : []),
+    // A body too large or not JSON; a one-time link's upload (an agent's file) takes any bytes.
+    ...(op.requestBody || (BODY_METHODS.includes(method) && !route?.oneTimeLink) ? [413, 415] : []),
     ...(route?.errors ?? []),
   ]);
   return [...statuses].sort((a, b) => a - b);

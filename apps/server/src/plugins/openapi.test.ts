@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { apiOperations } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePath } from '../testing/sample-params.js';
 import { startTestConsole, type TestConsole } from '../testing/test-console.js';
 import { API_ERROR_REF } from './openapi-document.js';
 
@@ -95,13 +96,35 @@ describe('the OpenAPI document at /api/docs/json', () => {
     expect(errorStatuses(byKey('GET /api/health'))).toEqual(['400']);
     expect(errorStatuses(byKey('GET /api/me'))).toEqual(['400', '401']);
     expect(errorStatuses(byKey('GET /api/devices'))).toEqual(['400', '401', '403']);
-    expect(errorStatuses(byKey('PUT /api/device/{id}'))).toEqual(['400', '401', '403', '404', '413']);
+    expect(errorStatuses(byKey('PUT /api/device/{id}'))).toEqual(['400', '401', '403', '404', '413', '415']);
     // Declared by the route table: conflicts, rate limits, one-time links, device calls.
-    expect(errorStatuses(byKey('POST /api/organization/{id}/domain'))).toEqual(['400', '401', '403', '404', '409', '413']);
-    expect(errorStatuses(byKey('POST /api/contact'))).toEqual(['400', '401', '413', '429']);
-    expect(errorStatuses(byKey('GET /api/download/{transferId}'))).toEqual(['400', '404', '410']);
-    expect(errorStatuses(byKey('POST /api/device/{id}/command'))).toEqual(['400', '401', '403', '404', '409', '413', '502', '503', '504']);
+    expect(errorStatuses(byKey('POST /api/organization/{id}/domain'))).toEqual(['400', '401', '403', '404', '409', '413', '415']);
+    expect(errorStatuses(byKey('POST /api/contact'))).toEqual(['400', '401', '413', '415', '429']);
+    expect(errorStatuses(byKey('GET /api/download/{transferId}'))).toEqual(['400', '410']);
+    expect(errorStatuses(byKey('PUT /api/agent/blob/{transferId}'))).toEqual(['400', '401', '403', '411']);
+    expect(errorStatuses(byKey('POST /api/device/{id}/command'))).toEqual(['400', '401', '403', '404', '409', '413', '415', '502', '503', '504']);
+    expect(errorStatuses(byKey('POST /api/bundle'))).toEqual(['400', '401', '403', '409', '413', '415']);
   });
+
+  it('answers a wrong call only with an error status its operation documents', async () => {
+    // Without credentials, and as admin@ with ids that name nothing and an empty body, or a body of text.
+    const admin = await c.token('admin@fleetlink.local');
+    const undocumented: string[] = [];
+    for (const { key, op } of operations) {
+      const [method, openapiPath] = key.split(' ');
+      const url = samplePath(openapiPath);
+      const withBody = method === 'POST' || method === 'PUT';
+      const calls = [
+        c.api(url, { method, json: withBody ? {} : undefined }),
+        c.api(url, { method, token: admin, json: withBody ? {} : undefined }),
+        ...(withBody ? [c.api(url, { method, token: admin, headers: { 'content-type': 'text/plain' }, body: 'text' })] : []),
+      ];
+      for (const res of await Promise.all(calls)) {
+        if (res.status >= 400 && !op.responses[res.status]) undocumented.push(`${key}: ${res.status} ${(await res.text()).slice(0, 120)}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+  }, 120_000);
 
   it('writes nullable beside a type, as OpenAPI 3.0 reads it', () => {
     const organization = byKey('POST /api/server').requestBody.content['application/json'].schema.properties.organization;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePath } from '../testing/sample-params.js';
 import { startTestConsole, type TestConsole } from '../testing/test-console.js';
 
 interface Operation {
@@ -41,9 +42,8 @@ const PUBLIC = [
 
 const ROLE_REFUSAL = /^You do not have the necessary authorization: role /;
 
-// Path parameters are filled with well-formed values that name nothing: the role check comes
-// before any lookup, so a refusal must be the role's and an allowed call must not be refused for it.
-const sample = (name: string) => (name === 'kind' ? 'installer' : name === 'version' ? '1.0.0' : '5d0f0c1e-0000-4000-8000-000000000000');
+// Path parameters are filled with well-formed values that name nothing (samplePath): the role check
+// comes before any lookup, so a refusal must be the role's and an allowed call must not be refused for it.
 
 describe('realm roles on every API route, read from the OpenAPI document', () => {
   let c: TestConsole;
@@ -75,7 +75,7 @@ describe('realm roles on every API route, read from the OpenAPI document', () =>
     for (const { key, method, path, op } of operations) {
       const roles = op['x-roles'];
       if (!roles) continue;
-      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => sample(name));
+      const url = samplePath(path);
       const body = method === 'POST' || method === 'PUT' ? {} : undefined;
       const anonymous = await c.call(undefined, method, url, body);
       expect(anonymous.status, `${key} without a token`).toBe(401);
@@ -100,7 +100,7 @@ describe('realm roles on every API route, read from the OpenAPI document', () =>
     const failures: string[] = [];
     for (const { key, method, path, op } of operations) {
       const who = op['x-roles'] ? 'admin@fleetlink.local' : undefined;
-      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => sample(name));
+      const url = samplePath(path);
       const tries = [
         { where: 'query', url: `${url}?search=a%00b`, body: undefined },
         { where: 'body', url, body: method === 'POST' || method === 'PUT' ? { name: 'a\u0000b', notes: ['\u0007'] } : undefined },

@@ -53,12 +53,15 @@ export interface ApiOperation {
   path: string;
   /** The error statuses the route declares beyond those its shape implies. */
   errors: readonly DeclaredErrorStatus[];
+  /** A one-time link's route: an id that names nothing is refused like a used link, never a 404. */
+  oneTimeLink: boolean;
 }
 
 interface RouteEntry {
   readonly method: string;
   readonly path: string;
   readonly errors?: readonly DeclaredErrorStatus[];
+  readonly oneTimeLink?: boolean;
 }
 
 /** The table as a flat list, keyed as the OpenAPI document keys its operations. */
@@ -70,6 +73,7 @@ export function apiOperations(): ApiOperation[] {
       // Some tables are written relative to /api (they predate this one).
       path: (route.path.startsWith('/api/') ? route.path : `/api${route.path}`).replace(/:(\w+)/g, '{$1}'),
       errors: route.errors ?? [],
+      oneTimeLink: route.oneTimeLink ?? false,
     })),
   );
 }

@@ -222,5 +222,5 @@ export const auditTrailRoutes = {
   organizationExport: { method: 'GET', path: '/api/organization/:id/audit/export', role: 'USER' },
   organizationExportLink: { method: 'POST', path: '/api/organization/:id/audit/export-link', role: 'USER' },
   /** The one-time link an export-link call answered. */
-  download: { method: 'GET', path: '/api/audit-export/:exportId', errors: LINK_GONE_ERRORS },
+  download: { method: 'GET', path: '/api/audit-export/:exportId', oneTimeLink: true, errors: LINK_GONE_ERRORS },
 } as const;

@@ -49,6 +49,6 @@ export const REVERSE_CHARGE_MENTION = 'VAT reverse charge — Article 196, Counc
 /** SPEC §7 invoices, served under /api (an organization's list is in its detail, SPEC §3). */
 export const invoiceRoutes = {
   request: { method: 'GET', path: '/request-invoice/:organizationId/:invoiceId', role: 'USER' },
-  pdf: { method: 'GET', path: '/invoice-pdf/:linkId', role: null, errors: LINK_GONE_ERRORS },
+  pdf: { method: 'GET', path: '/invoice-pdf/:linkId', role: null, oneTimeLink: true, errors: LINK_GONE_ERRORS },
   create: { method: 'GET', path: '/invoice/create', role: 'ADMIN' },
 } as const;

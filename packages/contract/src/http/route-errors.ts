@@ -1,6 +1,7 @@
 /**
  * The error statuses a route answers beyond those its shape implies (the OpenAPI document derives
- * 400 from inputs, 401 and 403 from its security, 404 from path parameters, 413 from a body).
+ * 400 from inputs, 401 and 403 from its security, 404 from path parameters, 413 and 415 from a
+ * method that carries a body).
  * Declared in the route tables, next to the route, so the document lists them as they apply.
  */
 export type DeclaredErrorStatus = 409 | 410 | 411 | 429 | 502 | 503 | 504;

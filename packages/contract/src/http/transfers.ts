@@ -39,8 +39,8 @@ export const transferRoutes = {
   requestDownload: { method: 'GET', path: '/api/request-download/:id', role: 'USER', errors: DEVICE_CALL_ERRORS },
   upload: { method: 'POST', path: '/api/upload/:id', role: 'USER', errors: DEVICE_CALL_ERRORS },
   /** The one-time link requestDownload answered. */
-  download: { method: 'GET', path: '/api/download/:transferId', errors: LINK_GONE_ERRORS },
+  download: { method: 'GET', path: '/api/download/:transferId', oneTimeLink: true, errors: LINK_GONE_ERRORS },
   /** The agent's side, with the device's own account and the transfer's token. */
-  agentSend: { method: 'PUT', path: '/api/agent/blob/:transferId', errors: [411] },
-  agentFetch: { method: 'GET', path: '/api/agent/blob/:transferId', errors: LINK_GONE_ERRORS },
+  agentSend: { method: 'PUT', path: '/api/agent/blob/:transferId', oneTimeLink: true, errors: [411] },
+  agentFetch: { method: 'GET', path: '/api/agent/blob/:transferId', oneTimeLink: true, errors: LINK_GONE_ERRORS },
 } as const;
