@@ -43,5 +43,6 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
     },
     transformObject: (documents) => ('openapiObject' in documents ? completeDocument(documents.openapiObject, apiOperations()) : documents.swaggerObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: false } });
+  // The operation ids shown too: they are the names a generated client gives its calls.
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: false, displayOperationId: true } });
 }
