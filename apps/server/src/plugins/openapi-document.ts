@@ -2,7 +2,8 @@ import type { ApiOperation } from '@fleetlink/contract';
 
 type Json = Record<string, any>;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+/** The keys of a path item that are operations (the others are its parameters, summary, …). */
+export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
 /** Methods whose requests fastify reads a body of (JSON only, 1 MiB), whether or not the operation wants one. */
 const BODY_METHODS: readonly string[] = ['put', 'post', 'delete', 'patch'];
@@ -28,19 +29,19 @@ export const API_ERROR_REF = '#/components/schemas/ApiError';
 
 /**
  * Completes the document fastify-swagger generated from the routes: each operation's id from the
- * contract's route table, its security spelled out, and its error answers as they apply (from its
- * shape and from the statuses its route declares), all with the `{ code, message }` body. Also makes
+ * contract's route table, and its error answers as they apply (from its shape, the `security` the
+ * transform spelled out included, and from the statuses its route declares), all with the
+ * `{ code, message }` body. Also makes
  * OpenAPI 3.0's `nullable` valid where the zod conversion left it without a `type`.
  */
 export function completeDocument(doc: Json, operations: ApiOperation[]): Json {
   const byRoute = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const method of METHODS) {
+    for (const method of OPERATION_METHODS) {
       const op = item[method];
       if (!op) continue;
       const route = byRoute.get(`${method.toUpperCase()} ${path}`);
       if (route) op.operationId = route.operationId;
-      op.security ??= doc.security ?? [];
       for (const status of errorStatuses(method, op, route)) {
         op.responses[status] ??= { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: { $ref: API_ERROR_REF } } } };
       }

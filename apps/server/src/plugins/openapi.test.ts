@@ -6,26 +6,22 @@ import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { apiOperations } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentOperations, type DocumentOperation } from '../testing/openapi-operations.js';
 import { samplePath } from '../testing/sample-params.js';
 import { startTestConsole, type TestConsole } from '../testing/test-console.js';
 import { API_ERROR_REF } from './openapi-document.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
-type Operation = Record<string, any>;
+type Operation = DocumentOperation['op'];
 let c: TestConsole;
 let doc: Record<string, any>;
-let operations: { key: string; op: Operation }[];
+let operations: DocumentOperation[];
 
 beforeAll(async () => {
   c = await startTestConsole();
   doc = await (await c.api('/api/docs/json')).json();
-  operations = Object.entries<Record<string, Operation>>(doc.paths).flatMap(([p, item]) =>
-    Object.entries(item)
-      .filter(([method]) => METHODS.includes(method))
-      .map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, op })),
-  );
+  operations = documentOperations(doc as { paths: Record<string, Record<string, unknown>> });
 }, 60_000);
 afterAll(async () => c?.close());
 
@@ -110,8 +106,7 @@ describe('the OpenAPI document at /api/docs/json', () => {
     // Without credentials, and as admin@ with ids that name nothing and an empty body, or a body of text.
     const admin = await c.token('admin@fleetlink.local');
     const undocumented: string[] = [];
-    for (const { key, op } of operations) {
-      const [method, openapiPath] = key.split(' ');
+    for (const { key, method, path: openapiPath, op } of operations) {
       const url = samplePath(openapiPath);
       const withBody = method === 'POST' || method === 'PUT';
       const calls = [

@@ -32,14 +32,15 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
       security: [{ bearer: [] }],
     },
     // Each operation names the realm roles it needs (`x-roles`, `[]` for any signed-in user), from
-    // the same route config the auth hook enforces; public operations have none, and say so in `security`.
+    // the same route config the auth hook enforces; public operations have none. Each spells out its
+    // `security`: its own (an agent's or the proxy's credentials), none when public, else a bearer token.
     transform: (input) => {
       if (!input.url.startsWith('/api/')) return { schema: { ...input.schema, hide: true }, url: input.url };
       const out = jsonSchemaTransform(input);
       const config = input.route.config;
-      const security = out.schema.security ?? (config?.public ? [] : undefined);
+      const security = out.schema.security ?? (config?.public ? [] : [{ bearer: [] }]);
       const roles = config?.public ? undefined : config?.roles;
-      return { ...out, schema: { ...out.schema, ...(security ? { security } : {}), ...(roles ? { 'x-roles': roles } : {}) } };
+      return { ...out, schema: { ...out.schema, security, ...(roles ? { 'x-roles': roles } : {}) } };
     },
     transformObject: (documents) => ('openapiObject' in documents ? completeDocument(documents.openapiObject, apiOperations()) : documents.swaggerObject),
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentOperations, type DocumentOperation } from '../testing/openapi-operations.js';
 import { samplePath } from '../testing/sample-params.js';
 import { startTestConsole, type TestConsole } from '../testing/test-console.js';
 
@@ -47,16 +48,12 @@ const ROLE_REFUSAL = /^You do not have the necessary authorization: role /;
 
 describe('realm roles on every API route, read from the OpenAPI document', () => {
   let c: TestConsole;
-  let operations: { key: string; method: string; path: string; op: Operation }[];
+  let operations: (DocumentOperation & { op: Operation })[];
   beforeAll(async () => {
     c = await startTestConsole();
     await c.signIn(...Object.keys(ACCOUNTS));
-    const doc = (await (await c.api('/api/docs/json')).json()) as { paths: Record<string, Record<string, Operation>> };
-    operations = Object.entries(doc.paths)
-      .filter(([path]) => path.startsWith('/api/') && !path.startsWith('/api/docs'))
-      .flatMap(([path, methods]) =>
-        Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, op })),
-      );
+    const doc = await (await c.api('/api/docs/json')).json();
+    operations = documentOperations(doc).filter(({ path }) => path.startsWith('/api/') && !path.startsWith('/api/docs'));
   }, 60_000);
   afterAll(async () => c?.close());
 
