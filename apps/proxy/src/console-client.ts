@@ -2,8 +2,10 @@ import {
   proxyDeviceLoginResultSchema,
   proxyForwardSchema,
   proxyHostKnownSchema,
+  proxyRevocationsSchema,
   proxyRoutes,
   type ProxyForward,
+  type ProxyRevocations,
   type ProxyTunnelState,
 } from '@fleetlink/contract';
 
@@ -31,13 +33,17 @@ export class ConsoleClient {
     this.authorization = `Basic ${Buffer.from(`${credentials.serverId}:${credentials.password}`).toString('base64')}`;
   }
 
-  async deviceLogin(username: string, password: string): Promise<string> {
-    const body = await this.call(proxyRoutes.deviceLogin.path, { username, password });
-    return proxyDeviceLoginResultSchema.parse(body).deviceId;
+  async deviceLogin(username: string, password: string): Promise<{ deviceId: string; credential: string }> {
+    return proxyDeviceLoginResultSchema.parse(await this.call(proxyRoutes.deviceLogin.path, { username, password }));
   }
 
-  async forward(deviceId: string, port: number): Promise<ProxyForward> {
-    return proxyForwardSchema.parse(await this.call(proxyRoutes.forward.path, { deviceId, port }));
+  /** `credential` is what the device's login answered: the console checks it still holds. */
+  async forward(deviceId: string, port: number, credential: string): Promise<ProxyForward> {
+    return proxyForwardSchema.parse(await this.call(proxyRoutes.forward.path, { deviceId, port, credential }));
+  }
+
+  async revocations(after: string | null): Promise<ProxyRevocations> {
+    return proxyRevocationsSchema.parse(await this.call(proxyRoutes.revocations.path, { after }));
   }
 
   async state(state: ProxyTunnelState): Promise<void> {

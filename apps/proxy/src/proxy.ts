@@ -4,6 +4,7 @@ import { CredentialCheck } from './access.js';
 import { ConsoleClient } from './console-client.js';
 import { createIngress } from './ingress.js';
 import type { ProxyLog } from './log.js';
+import { RevocationWatch } from './revocation-watch.js';
 import { createSshServer } from './ssh-server.js';
 import { TcpPorts, type PortRange } from './tcp-ports.js';
 import { TunnelTable } from './tunnel-table.js';
@@ -56,14 +57,17 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const mappingOf = (at: { hostname: string } | { port: number }) =>
     'port' in at ? `${o.domain}:${at.port}` : `${scheme}://${at.hostname}${httpPort === defaultPort ? '' : `:${httpPort}`}`;
   const tcp = new TcpPorts({ host: o.tcp.host, range: o.tcp.ports, log: o.log });
-  const { server: ssh, endAll: endSsh, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, tcp, log: o.log, mappingOf, domain: o.domain });
+  const { server: ssh, endAll: endSsh, endDevices, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, tcp, log: o.log, mappingOf, domain: o.domain });
   const isKnownHost = async (hostname: string) => {
     const at = tunnelAddress(hostname, o.domain);
     return !!at && consoleApi.hostKnown(at);
   };
   const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost, tls: o.tls });
   const started: NetServer[] = [];
+  const revocations = new RevocationWatch({ console: consoleApi, log: o.log, endDevices, endAll: endSsh });
   try {
+    // Before any device can sign in: what is revoked from now on reaches its connections.
+    await revocations.start();
     const sshPort = await listen(ssh as unknown as NetServer, o.ssh, 'ssh');
     started.push(ssh as unknown as NetServer);
     httpPort = await listen(ingress, o.http, 'http');
@@ -77,12 +81,14 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         return table.size;
       },
       async close() {
+        revocations.stop();
         endIngress();
         endSsh();
         await Promise.all([...started.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))), settled()]);
       },
     };
   } catch (err) {
+    revocations.stop();
     endIngress();
     for (const s of started) s.close();
     throw err;

@@ -17,6 +17,13 @@ export interface SshServerOptions {
   mappingOf(at: { hostname: string } | { port: number }): string;
 }
 
+/** Whom a connection signs in as (or did), and whether that device has lost its channels since. */
+interface SignIn {
+  as: string | undefined;
+  revoked: boolean;
+  revoke(): void;
+}
+
 /** A forward this connection holds, and the port a TCP tunnel is served on. */
 type Forward = ActiveTunnel & { listener?: TcpListener };
 
@@ -26,11 +33,14 @@ type Forward = ActiveTunnel & { listener?: TcpListener };
  * only for a port the console knows as one of that device's tunnels; anything else is refused and
  * logged, and no shell or other channel is ever opened.
  */
-export function createSshServer(o: SshServerOptions): { server: Server; endAll(): void; settled(): Promise<void> } {
+export function createSshServer(o: SshServerOptions): { server: Server; endAll(): void; endDevices(deviceIds: Set<string>): void; settled(): Promise<void> } {
   // Each connection until it has closed and its tunnels' disconnects are reported: a proxy that
   // stops ends them and waits for that, rather than leave a report half-way at a console that is
   // stopping too (its HTTP server would then wait out the keep-alive timeout).
   const connections = new Map<Connection, Promise<void>>();
+  // Who each connection is, from the moment it asks to sign in: a device revoked while the console
+  // checks its password is refused when the answer comes, even though that answer said yes.
+  const signIns = new Map<Connection, SignIn>();
   const server = new ssh2.Server({ hostKeys: [o.hostKey], keepaliveInterval: 15_000, keepaliveCountMax: 3 }, (client, info) => {
     let settle!: () => void;
     connections.set(client, new Promise<void>((resolve) => (settle = resolve)));
@@ -39,15 +49,32 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     // (ssh2 has it on the server's connections too; its types name it on the client only.)
     (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
     let deviceId: string | undefined;
+    let credential = '';
     let gone = false;
+    const signIn: SignIn = {
+      as: undefined,
+      revoked: false,
+      // Its forwards go at once, and its socket a moment later if the device does not close it.
+      revoke() {
+        signIn.revoked = true;
+        void Promise.all([...forwards.values()].map(close));
+        client.end();
+        setTimeout(() => (client as Connection & { _sock?: { destroy(): void } })._sock?.destroy(), 1000).unref();
+      },
+    };
+    signIns.set(client, signIn);
     const forwards = new Map<number, Forward>();
     const peer = { address: info.ip };
 
     client.on('authentication', (ctx) => {
       if (ctx.method !== 'password') return ctx.reject(['password']);
+      // A device's username is its id.
+      signIn.as = ctx.username;
       o.console.deviceLogin(ctx.username, ctx.password).then(
-        (id) => {
-          deviceId = id;
+        (login) => {
+          if (signIn.revoked || login.deviceId !== ctx.username) return ctx.reject();
+          deviceId = login.deviceId;
+          credential = login.credential;
           ctx.accept();
         },
         (err: Error) => {
@@ -73,6 +100,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     client.on('error', (err) => o.log.warn({ ...peer, deviceId, err: err.message }, 'proxy: SSH connection error'));
     client.on('close', () => {
       gone = true;
+      signIns.delete(client);
       void Promise.all([...forwards.values()].map(close)).then(() => {
         connections.delete(client);
         settle();
@@ -87,12 +115,12 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
       if (forwards.has(bindPort)) return refuse(`Port ${bindPort} is forwarded already on this connection.`);
       let fwd;
       try {
-        fwd = await o.console.forward(device, bindPort);
+        fwd = await o.console.forward(device, bindPort, credential);
       } catch (err) {
         return refuse((err as Error).message);
       }
       if (fwd.type === 'HTTP' && !fwd.path) return refuse('The console named no path for this HTTP tunnel.');
-      if (gone) return refuse('The connection closed before the forward was set up.');
+      if (gone || signIn.revoked) return refuse('The connection closed before the forward was set up.');
       const tunnel: Forward = {
         tunnelId: fwd.tunnelId,
         deviceId: device,
@@ -116,7 +144,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
         return refuse((err as Error).message);
       }
       // Closed while the console was told: the close saw no forward yet, so this one reports it.
-      if (gone) {
+      if (gone || signIn.revoked) {
         await close(tunnel);
         return false;
       }
@@ -140,6 +168,13 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
   return {
     server,
     endAll: () => connections.forEach((_, client) => client.end()),
+    endDevices(deviceIds) {
+      signIns.forEach((signIn, client) => {
+        if (!signIn.as || !deviceIds.has(signIn.as)) return;
+        o.log.info({ deviceId: signIn.as }, 'proxy: SSH connection ended: the device was deleted, re-keyed or moved');
+        signIn.revoke();
+      });
+    },
     settled: async () => void (await Promise.all(connections.values())),
   };
 }

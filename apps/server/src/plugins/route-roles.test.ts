@@ -35,6 +35,7 @@ const PUBLIC = [
   'POST /api/proxy/host-known',
   'POST /api/proxy/forward',
   'POST /api/proxy/tunnel-state',
+  'POST /api/proxy/revocations',
   // One-time links, handed out to a signed-in member.
   'GET /api/download/{transferId}',
   'GET /api/invoice-pdf/{linkId}',

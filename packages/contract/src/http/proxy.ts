@@ -17,12 +17,21 @@ export const proxyRoutes = {
   hostKnown: { method: 'POST', path: '/api/proxy/host-known' },
   /** A proxy (re)starting: none of the tunnels it served before is connected any more. */
   hello: { method: 'POST', path: '/api/proxy/hello' },
+  /**
+   * The devices whose SSH connections at this proxy must end since a cursor (deleted, re-keyed, or
+   * moved off this proxy), whichever console the change was made on. A proxy asks every second.
+   */
+  revocations: { method: 'POST', path: '/api/proxy/revocations' },
 } as const;
 
 export const proxyDeviceLoginSchema = z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) });
-export const proxyDeviceLoginResultSchema = z.object({ deviceId: z.uuid() });
+/**
+ * `credential` names the device's credentials as they were at this login (not a secret): each forward
+ * of the connection names it, and the console refuses a forward once they have changed (a key reset).
+ */
+export const proxyDeviceLoginResultSchema = z.object({ deviceId: z.uuid(), credential: z.string().min(1).max(128) });
 
-export const proxyForwardRequestSchema = z.object({ deviceId: z.uuid(), port: z.number().int().min(1).max(65535) });
+export const proxyForwardRequestSchema = z.object({ deviceId: z.uuid(), port: z.number().int().min(1).max(65535), credential: z.string().min(1).max(128) });
 /**
  * What the proxy needs to serve a tunnel: where an HTTP one is (`{path}.{customDomain}`, or on the
  * proxy's own domain when customDomain is null; both null for TCP), the allow-list (addresses and
@@ -53,6 +62,12 @@ export const proxyHostKnownRequestSchema = z.object({ path: z.string().min(1).ma
 /** A proxy starting says which domain it serves tunnels on (`{path}.{domain}`, `{domain}:{port}`). */
 export const proxyHelloSchema = z.object({ domain: z.string().min(1).max(255) });
 export const proxyHostKnownSchema = z.object({ known: z.boolean() });
+
+/** Revocations after `after` (null: none, only the cursor to start from). Cursors are opaque. */
+export const proxyRevocationsRequestSchema = z.object({ after: z.string().regex(/^\d{1,19}$/).nullable() });
+/** The devices to end connections of, and the cursor to ask from next; `more` when a page was full. */
+export const proxyRevocationsSchema = z.object({ cursor: z.string(), devices: z.array(z.uuid()), more: z.boolean() });
+export type ProxyRevocations = z.infer<typeof proxyRevocationsSchema>;
 
 /**
  * The ports a proxy serves TCP tunnels on, as configured (`20000-20999`, or one port): the console's

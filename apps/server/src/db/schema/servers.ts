@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { devices } from './devices.js';
 import { organizations } from './organizations.js';
 
@@ -97,3 +97,22 @@ export const brokerSettings = pgTable('broker_settings', {
   name: text('name').primaryKey(),
   value: jsonb('value').notNull(),
 });
+
+/**
+ * Devices whose channels must end (migration 0018): a row per device deleted, re-keyed (its MQTT
+ * account deleted or changed) or moved off a server (`serverId`: the one it left; null for every
+ * server). Triggers write them in the same transaction as the change, so no way of making one is
+ * missed; tunnel proxies read them in order (`seq`) to end those devices' SSH connections, whichever
+ * console made the change. Rows older than a day are pruned.
+ */
+export const deviceRevocations = pgTable(
+  'device_revocations',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    deviceId: uuid('device_id').notNull(),
+    serverId: uuid('server_id'),
+    reason: text('reason', { enum: ['deleted', 'rekeyed', 'moved'] }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('device_revocations_at_idx').on(t.at)],
+);

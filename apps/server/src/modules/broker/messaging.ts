@@ -24,6 +24,7 @@ import { TelemetryService } from '../telemetry/telemetry.service.js';
 import { BundlesService } from '../releases/bundles.service.js';
 import { ReleasesRepository } from '../releases/releases.repository.js';
 import { ReleasesService } from '../releases/releases.service.js';
+import { DeviceRevocationsRepository } from '../tunnels/device-revocations.repository.js';
 import { ProxyApiService } from '../tunnels/proxy-api.service.js';
 import { TunnelProxies } from '../tunnels/tunnel-proxies.js';
 import { TunnelsRepository } from '../tunnels/tunnels.repository.js';
@@ -34,6 +35,7 @@ import { openBlobStore } from '../transfers/blobs/open-blob-store.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { TransfersService } from '../transfers/transfers.service.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { DeviceAccounts } from './device-accounts.js';
 import { startEmbeddedBroker } from './embedded.js';
 import type { HubLog } from './hub-connection.js';
 import { MessageHub } from './message-hub.js';
@@ -41,6 +43,8 @@ import { MessageHub } from './message-hub.js';
 /** The messaging part of the console: embedded broker, hub, and the services on top of them. */
 export interface Messaging {
   hub: MessageHub;
+  /** Takes a device's MQTT account away (devices deleted, keys reset). */
+  accounts: DeviceAccounts;
   broker?: EmbeddedBroker;
   embeddedServerId?: string;
   servers: ServersService;
@@ -106,6 +110,7 @@ export async function startMessaging(o: {
   hub.handler = telemetry;
   await hub.start();
   telemetry.start();
+  const accounts = new DeviceAccounts({ servers: serversRepo, hub });
   const enrollment = new EnrollmentService({
     repo: new EnrollmentRepository(db, serversRepo),
     servers: serversRepo,
@@ -113,6 +118,7 @@ export async function startMessaging(o: {
     audit,
     credentials,
     hub,
+    accounts,
     log,
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     metricsSeconds: env.AGENT_METRICS_SECONDS,
@@ -127,6 +133,7 @@ export async function startMessaging(o: {
   const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
   return {
     hub,
+    accounts,
     broker: embedded?.broker,
     embeddedServerId: embedded?.serverId,
     servers,
@@ -141,6 +148,7 @@ export async function startMessaging(o: {
       repo: tunnelsRepo,
       servers: serversRepo,
       credentials,
+      revocations: new DeviceRevocationsRepository(db),
       audit,
       log,
       onRestart: (proxyServerId) => void tunnels.reopenAfterProxyRestart(proxyServerId),

@@ -3,6 +3,7 @@ import { AuditKind, monitorPropertyKey, type Device, type DeviceForm, type Devic
 import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import type { DeviceAccounts } from '../broker/device-accounts.js';
 import { fieldChanges } from '../audit/field-changes.js';
 import { canManage, type OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { DriveScansRepository } from '../files/drive-scans.repository.js';
@@ -22,6 +23,8 @@ export class DevicesService {
     private readonly scans: Pick<DriveScansRepository, 'ofDevice'>,
     /** The tunnel proxy's own domain, for tunnels without a custom one. */
     private readonly tunnelDomain: string,
+    /** Without messaging (some tests), a device has no account to take away. */
+    private readonly accounts?: Pick<DeviceAccounts, 'retire'>,
   ) {}
 
   async search(p: Principal, q: DeviceSearchQuery): Promise<DeviceSearchResult> {
@@ -71,7 +74,9 @@ export class DevicesService {
   remove(p: Principal, id: string): Promise<void> {
     return this.audit.track(p, { kind: AuditKind.DeviceDelete, deviceId: id }, async () => {
       await this.policy.writeDevice(p, id);
-      await this.repo.delete(id);
+      // Its MQTT account first; its SSH connections and tunnels end from the delete itself (device_revocations).
+      const remove = () => this.repo.delete(id);
+      await (this.accounts ? this.accounts.retire(id, remove) : remove());
     });
   }
 

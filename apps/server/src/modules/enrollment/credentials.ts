@@ -7,6 +7,9 @@ import { loadOrCreateSetting } from '../system/console-secrets.js';
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/** Names an account without giving anything away: a hash of the password's hash. */
+const credentialTag = (passwordHash: string) => sha256(`credential:${passwordHash}`).slice(0, 32);
+
 export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -51,12 +54,26 @@ export class DeviceCredentials {
 
   /** The device id when the username and password match an account. */
   async verify(username: string, password: string): Promise<string | undefined> {
+    return (await this.signIn(username, password))?.deviceId;
+  }
+
+  /**
+   * The device id and a tag of its account as it is now, when the username and password match:
+   * a connection that signed in keeps the tag, and a changed tag means the account was re-keyed since.
+   */
+  async signIn(username: string, password: string): Promise<{ deviceId: string; credential: string } | undefined> {
     if (!username || !password) return undefined;
     const [row] = await this.db
       .select({ deviceId: deviceCredentials.deviceId, passwordHash: deviceCredentials.passwordHash })
       .from(deviceCredentials)
       .where(eq(deviceCredentials.username, username));
-    return row && safeEqual(row.passwordHash, sha256(password)) ? row.deviceId : undefined;
+    return row && safeEqual(row.passwordHash, sha256(password)) ? { deviceId: row.deviceId, credential: credentialTag(row.passwordHash) } : undefined;
+  }
+
+  /** The tag of the device's account now (see signIn); undefined when it has none. */
+  async credentialOf(deviceId: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ passwordHash: deviceCredentials.passwordHash }).from(deviceCredentials).where(eq(deviceCredentials.deviceId, deviceId));
+    return row && credentialTag(row.passwordHash);
   }
 }
 

@@ -2,6 +2,7 @@ import { AuditKind, ErrorCode, serverTypes, type AgentEnrollRequest, type AgentE
 import type { Principal } from '../../auth/principal.js';
 import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import type { DeviceAccounts } from '../broker/device-accounts.js';
 import { DeviceWorkQueue } from '../broker/device-work-queue.js';
 import type { HubLog } from '../broker/hub-connection.js';
 import type { MessageHub } from '../broker/message-hub.js';
@@ -46,6 +47,7 @@ export class EnrollmentService {
       policy: OrganizationPolicy;
       audit: AuditTrail;
       hub: MessageHub;
+      accounts: DeviceAccounts;
       log: HubLog;
       heartbeatSeconds: number;
       metricsSeconds: number;
@@ -148,13 +150,9 @@ export class EnrollmentService {
   private async resetKeyNow(p: Principal, deviceId: string): Promise<string> {
     await this.o.policy.writeDevice(p, deviceId);
     return this.serial.run(deviceId, async () => {
-      const { repo, servers, hub, log } = this.o;
-      const message = (await servers.assignedTo(deviceId)).find((s) => s.type === 'MESSAGE');
-      if (message) await hub.removeDevice(message.id, deviceId);
+      const { repo, accounts, log } = this.o;
       const key = newInstallationKey();
-      await repo.resetKey(deviceId, key);
-      // The built-in broker checks the database at login: with the account gone, the agent stays out.
-      hub.disconnectDevice(deviceId);
+      await accounts.retire(deviceId, () => repo.resetKey(deviceId, key));
       log.info({ deviceId, username: p.username, subject: p.subject }, 'installation key reset; the agent was disconnected');
       return key;
     });

@@ -6,6 +6,8 @@ import {
   proxyHostKnownRequestSchema,
   proxyHelloSchema,
   proxyHostKnownSchema,
+  proxyRevocationsRequestSchema,
+  proxyRevocationsSchema,
   proxyRoutes,
   proxyTunnelStateSchema,
 } from '@fleetlink/contract';
@@ -43,7 +45,7 @@ export const proxyApiRoutes: FastifyPluginAsyncZod<{ service: ProxyApiService }>
   app.post(
     path(proxyRoutes.forward),
     { config, schema: { tags, security, summary: 'The tunnel a device’s forward is, with its security', body: proxyForwardRequestSchema, response: { 200: proxyForwardSchema } } },
-    (req) => service.forward(req.proxyServerId, req.body.deviceId, req.body.port),
+    (req) => service.forward(req.proxyServerId, req.body.deviceId, req.body.port, req.body.credential),
   );
   app.post(
     path(proxyRoutes.state),
@@ -65,5 +67,10 @@ export const proxyApiRoutes: FastifyPluginAsyncZod<{ service: ProxyApiService }>
       await service.hello(req.proxyServerId, req.body.domain);
       return reply.code(204).send(null);
     },
+  );
+  app.post(
+    path(proxyRoutes.revocations),
+    { config, schema: { tags, security, summary: 'Devices whose connections at this proxy must end', body: proxyRevocationsRequestSchema, response: { 200: proxyRevocationsSchema } } },
+    (req) => service.revocations(req.proxyServerId, req.body.after),
   );
 };

@@ -1,4 +1,4 @@
-import { AuditKind, ErrorCode, type ProxyForward, type ProxyTunnelState } from '@fleetlink/contract';
+import { AuditKind, ErrorCode, type ProxyForward, type ProxyRevocations, type ProxyTunnelState } from '@fleetlink/contract';
 import { allowListEntries } from '@fleetlink/contract';
 import { basicCredentials } from '@fleetlink/contract/basic-credentials';
 import { AppError, notFound } from '../../lib/app-error.js';
@@ -6,6 +6,7 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { HubLog } from '../broker/hub-connection.js';
 import { safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
+import type { DeviceRevocationsRepository } from './device-revocations.repository.js';
 import type { TunnelsRepository } from './tunnels.repository.js';
 
 const unauthenticated = (message: string) => new AppError(401, ErrorCode.Unauthenticated, message);
@@ -14,6 +15,7 @@ export interface ProxyApiDeps {
   repo: TunnelsRepository;
   servers: ServersRepository;
   credentials: DeviceCredentials;
+  revocations: DeviceRevocationsRepository;
   audit: AuditTrail;
   log: Pick<HubLog, 'warn'>;
   /** A proxy (re)started and its tunnels were marked disconnected: the PERMANENT ones go up again. */
@@ -38,13 +40,20 @@ export class ProxyApiService {
     return server.id;
   }
 
-  async deviceLogin(username: string, password: string): Promise<{ deviceId: string }> {
-    const deviceId = await this.deps.credentials.verify(username, password);
-    if (!deviceId) throw unauthenticated('The device credentials are not valid.');
-    return { deviceId };
+  async deviceLogin(username: string, password: string): Promise<{ deviceId: string; credential: string }> {
+    const signedIn = await this.deps.credentials.signIn(username, password);
+    if (!signedIn) throw unauthenticated('The device credentials are not valid.');
+    return signedIn;
   }
 
-  async forward(proxyServerId: string, deviceId: string, port: number): Promise<ProxyForward> {
+  /**
+   * Checked at every forward, never remembered: the connection's credentials must still be the
+   * device's (no key reset since it signed in), and the device must still be on this proxy.
+   */
+  async forward(proxyServerId: string, deviceId: string, port: number, credential: string): Promise<ProxyForward> {
+    const [current, assigned] = await Promise.all([this.deps.credentials.credentialOf(deviceId), this.deps.servers.assignedTo(deviceId)]);
+    if (!current || !safeEqual(current, credential)) throw unauthenticated("The device's credentials changed since this connection signed in: it signs in again.");
+    if (!assigned.some((s) => s.id === proxyServerId)) throw new AppError(403, ErrorCode.Forbidden, 'The device is assigned to another tunnel proxy.');
     const tunnel = await this.deps.repo.byPort(deviceId, port);
     if (!tunnel) {
       const reason = `Port ${port} is not a registered tunnel of this device.`;
@@ -72,6 +81,18 @@ export class ProxyApiService {
     await this.deps.servers.update(proxyServerId, { tunnelDomain: domain.toLowerCase() });
     await this.deps.repo.disconnectAllOf(proxyServerId);
     this.deps.onRestart?.(proxyServerId);
+  }
+
+  /**
+   * The devices whose connections at this proxy must end since the cursor: deleted or re-keyed ones,
+   * and those moved off this proxy. Null starts a proxy at the latest revocation.
+   */
+  async revocations(proxyServerId: string, after: string | null): Promise<ProxyRevocations> {
+    const { revocations } = this.deps;
+    if (after === null) return { cursor: String(await revocations.latest()), devices: [], more: false };
+    const rows = await revocations.after(Number(after));
+    const devices = new Set(rows.filter((r) => r.serverId === null || r.serverId === proxyServerId).map((r) => r.deviceId));
+    return { cursor: String(rows.at(-1)?.seq ?? after), devices: [...devices], more: rows.length === revocations.pageSize };
   }
 
   /** Whether a path on a custom domain, or on a proxy's own (null), is a registered tunnel. */

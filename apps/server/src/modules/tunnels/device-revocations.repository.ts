@@ -1,0 +1,44 @@
+import { asc, gt, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { deviceRevocations } from '../../db/schema/index.js';
+
+/** Rows read per call: a proxy with more to catch up on asks again at once. */
+const PAGE = 1000;
+/** How long rows are kept: a proxy that could not ask for longer ends all its connections (proxy revocation-watch). */
+const KEEP = '1 day';
+const PRUNE_EVERY_MS = 60_000;
+
+/** The revocations the database's triggers write (migration 0018), as tunnel proxies read them. */
+export class DeviceRevocationsRepository {
+  private prunedAt = 0;
+
+  constructor(private readonly db: Db) {}
+
+  /** The cursor a proxy starts from: the latest revocation now. */
+  async latest(): Promise<number> {
+    const [row] = await this.db.select({ seq: sql<string | null>`max(${deviceRevocations.seq})` }).from(deviceRevocations);
+    return Number(row?.seq ?? 0);
+  }
+
+  /** Revocations after the cursor, in order; at most one page. */
+  async after(seq: number): Promise<{ seq: number; deviceId: string; serverId: string | null }[]> {
+    await this.prune();
+    return this.db
+      .select({ seq: deviceRevocations.seq, deviceId: deviceRevocations.deviceId, serverId: deviceRevocations.serverId })
+      .from(deviceRevocations)
+      .where(gt(deviceRevocations.seq, seq))
+      .orderBy(asc(deviceRevocations.seq))
+      .limit(PAGE);
+  }
+
+  get pageSize(): number {
+    return PAGE;
+  }
+
+  /** At most once a minute per console: the table only grows by devices deleted, re-keyed or moved. */
+  private async prune(): Promise<void> {
+    if (Date.now() - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = Date.now();
+    await this.db.delete(deviceRevocations).where(lt(deviceRevocations.at, sql`now() - ${KEEP}::interval`));
+  }
+}
