@@ -85,17 +85,27 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
     const admitted = await admit(req);
     if (!('tunnel' in admitted)) return refuse(res, admitted);
     const { tunnel } = admitted;
-    const upstream = request({ method: req.method, path: req.url, headers: upstreamHeaders(req, tunnel, scheme), agent: agentOf(tunnel) });
+    const headers = upstreamHeaders(req, tunnel, scheme);
+    // Node has decoded a chunked body (it refuses one that also has a length, or another coding):
+    // it goes on chunked, whatever the method. Node's client frames a GET, DELETE or OPTIONS body
+    // only when told to: unframed, it would be read by the device's service as a request of its own.
+    if (req.headers['transfer-encoding'] !== undefined) headers['transfer-encoding'] = 'chunked';
+    const upstream = request({ method: req.method, path: req.url, headers, agent: agentOf(tunnel) });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.headers));
       // A stream of unknown length (Server-Sent Events) gets its headers now; a sized answer goes
       // out with its body, in one write.
       if (answer.headers['content-length'] === undefined) res.flushHeaders();
       forward(answer, res);
+      // An answer that ended before the request was all sent leaves the exchange half done: its
+      // channel is closed rather than handed to the next request.
+      answer.on('end', () => {
+        if (!upstream.writableFinished) upstream.destroy();
+      });
     });
     upstream.on('error', () => {
       if (!res.headersSent) refuse(res, { status: 502, message: pageTexts.unreachable(tunnel.hostname) });
-      else res.destroy();
+      else if (!res.writableEnded) res.destroy();
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();

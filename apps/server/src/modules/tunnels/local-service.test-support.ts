@@ -8,6 +8,8 @@ export interface SeenRequest {
   url: string;
   headers: IncomingHttpHeaders;
   bodyBytes: number;
+  /** Settles once the connection that carried the request has closed. */
+  connectionClosed: Promise<void>;
 }
 
 export interface LocalService {
@@ -22,16 +24,23 @@ export interface LocalService {
 /**
  * A service on this machine for tunnels to reach, as one on a device would be: `/` answers a page
  * naming `title`, `/echo` the request it saw as JSON, `/upload` counts the body it streamed in,
- * `/events` sends Server-Sent Events, and any WebSocket echoes what it gets.
+ * `/events` sends Server-Sent Events, `/early` answers 413 without reading the body, and any
+ * WebSocket echoes what it gets.
  */
 export async function startLocalService(title = 'Hello from the device'): Promise<LocalService> {
   const seen: SeenRequest[] = [];
   const server: Server = createServer((req, res) => {
+    const connectionClosed = new Promise<void>((resolve) => (req.socket.closed ? resolve() : req.socket.once('close', () => resolve())));
+    if (req.url === '/early') {
+      seen.push({ method: req.method ?? '', url: req.url, headers: req.headers, bodyBytes: 0, connectionClosed });
+      res.writeHead(413, { 'content-type': 'text/plain' });
+      return res.end('Too large');
+    }
     let bodyBytes = 0;
     req.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
     req.on('end', () => {
       const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes };
-      seen.push(request);
+      seen.push({ ...request, connectionClosed });
       if (req.url === '/events') {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         let n = 0;
