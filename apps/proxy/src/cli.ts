@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     hostKey,
     ssh: { host: config.PROXY_SSH_HOST, port: config.PROXY_SSH_PORT },
     http: { host: config.PROXY_HTTP_HOST, port: httpPort },
-    tcp: { host: config.PROXY_TCP_HOST, ports: config.PROXY_TCP_PORTS },
+    tcp: { host: config.PROXY_TCP_HOST, ports: config.PROXY_TCP_PORTS, maxPerDevice: config.PROXY_TCP_MAX_PER_DEVICE },
     domain: config.PROXY_DOMAIN,
     tls,
     log,

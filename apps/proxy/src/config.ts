@@ -25,6 +25,8 @@ const configSchema = z
     PROXY_HTTP_PORT: port.optional(),
     PROXY_TCP_HOST: host.default('0.0.0.0'),
     PROXY_TCP_PORTS: tcpPortRangeSchema.prefault('20000-20999'),
+    /** TCP tunnels one device may have connected here: one device does not take the range from the others. */
+    PROXY_TCP_MAX_PER_DEVICE: z.coerce.number().int().min(1).max(65535).default(10),
     /** HTTP tunnels at `{path}.{PROXY_DOMAIN}`, TCP ones at `{PROXY_DOMAIN}:{port}`. */
     PROXY_DOMAIN: z
       .string()

@@ -19,8 +19,8 @@ export interface ProxyOptions {
   hostKey: string;
   ssh: { host: string; port: number };
   http: { host: string; port: number };
-  /** TCP tunnels are served on a port of this range, at `{domain}:{port}`. */
-  tcp: { host: string; ports: PortRange };
+  /** TCP tunnels are served on a port of this range, at `{domain}:{port}`; one device has at most `maxPerDevice`. */
+  tcp: { host: string; ports: PortRange; maxPerDevice: number };
   /** HTTP tunnels are served at `{path}.{domain}`. */
   domain: string;
   /** A certificate and its key (PEM) for the ingress: tunnels are then at `https://{path}.{domain}`. */
@@ -56,7 +56,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const defaultPort = o.tls ? 443 : 80;
   const mappingOf = (at: { hostname: string } | { port: number }) =>
     'port' in at ? `${o.domain}:${at.port}` : `${scheme}://${at.hostname}${httpPort === defaultPort ? '' : `:${httpPort}`}`;
-  const tcp = new TcpPorts({ host: o.tcp.host, range: o.tcp.ports, log: o.log });
+  const tcp = new TcpPorts({ host: o.tcp.host, range: o.tcp.ports, maxPerDevice: o.tcp.maxPerDevice, log: o.log });
   const { server: ssh, endAll: endSsh, endDevices, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, tcp, log: o.log, mappingOf, domain: o.domain });
   const isKnownHost = async (hostname: string) => {
     const at = tunnelAddress(hostname, o.domain);

@@ -1,8 +1,10 @@
+import type { Server as NetServer, Socket } from 'node:net';
 import ssh2, { type Connection, type Server } from 'ssh2';
 import { allowList } from './access.js';
 import type { ConsoleClient } from './console-client.js';
+import { SignInDeadlines, socketOf } from './ssh-sign-in-deadlines.js';
 import type { ProxyLog } from './log.js';
-import type { TcpListener, TcpPorts } from './tcp-ports.js';
+import { NoTcpPort, type TcpListener, type TcpPorts } from './tcp-ports.js';
 import type { ActiveTunnel, TunnelTable } from './tunnel-table.js';
 
 export interface SshServerOptions {
@@ -20,9 +22,14 @@ export interface SshServerOptions {
 /** Whom a connection signs in as (or did), and whether that device has lost its channels since. */
 interface SignIn {
   as: string | undefined;
+  /** Once signed in. */
+  deviceId?: string;
   revoked: boolean;
   revoke(): void;
 }
+
+/** Connections one device may hold at once (an agent needs one; a reconnecting one briefly two). */
+export const SSH_PER_DEVICE = 4;
 
 /** A forward this connection holds, and the port a TCP tunnel is served on. */
 type Forward = ActiveTunnel & { listener?: TcpListener };
@@ -41,7 +48,9 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
   // Who each connection is, from the moment it asks to sign in: a device revoked while the console
   // checks its password is refused when the answer comes, even though that answer said yes.
   const signIns = new Map<Connection, SignIn>();
+  const deadlines = new SignInDeadlines(o.log);
   const server = new ssh2.Server({ hostKeys: [o.hostKey], keepaliveInterval: 15_000, keepaliveCountMax: 3 }, (client, info) => {
+    client.on('ready', () => deadlines.signedIn(socketOf(client)));
     let settle!: () => void;
     connections.set(client, new Promise<void>((resolve) => (settle = resolve)));
     // Window adjustments and small writes go at once: with Nagle's algorithm and delayed ACKs a
@@ -59,7 +68,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
         signIn.revoked = true;
         void Promise.all([...forwards.values()].map(close));
         client.end();
-        setTimeout(() => (client as Connection & { _sock?: { destroy(): void } })._sock?.destroy(), 1000).unref();
+        setTimeout(() => socketOf(client)?.destroy(), 1000).unref();
       },
     };
     signIns.set(client, signIn);
@@ -73,8 +82,10 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
       o.console.deviceLogin(ctx.username, ctx.password).then(
         (login) => {
           if (signIn.revoked || login.deviceId !== ctx.username) return ctx.reject();
+          signIn.deviceId = login.deviceId;
           deviceId = login.deviceId;
           credential = login.credential;
+          endOldest(login.deviceId, client);
           ctx.accept();
         },
         (err: Error) => {
@@ -141,6 +152,12 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
         forwards.delete(bindPort);
         o.table.remove(tunnel);
         await tunnel.listener?.close();
+        // The person connecting it hears why from the console: SSH has no words for a refused forward.
+        if (err instanceof NoTcpPort) {
+          await o.console
+            .state({ tunnelId: tunnel.tunnelId, deviceId: device, state: 'DISCONNECTED', mapping: null, refusal: err.message })
+            .catch((e: Error) => o.log.warn({ tunnelId: tunnel.tunnelId, err: e.message }, 'proxy: cannot report why a tunnel was refused'));
+        }
         return refuse((err as Error).message);
       }
       // Closed while the console was told: the close saw no forward yet, so this one reports it.
@@ -164,7 +181,17 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
         .catch((err: Error) => o.log.warn({ tunnelId: tunnel.tunnelId, err: err.message }, 'proxy: cannot report a disconnected tunnel'));
     }
   });
+  // Every TCP connection, from its first byte (ssh2 tells of one only once it sent its SSH version).
+  (server as unknown as { _srv: NetServer })._srv.on('connection', (socket: Socket) => deadlines.admit(socket));
   // A server closes once its connections have: the proxy's own stop ends them rather than wait.
+  /** A device has at most SSH_PER_DEVICE connections: one more ends its oldest (likely one its agent already left). */
+  function endOldest(deviceId: string, newest: Connection) {
+    const held = [...signIns].filter(([c, s]) => c !== newest && s.deviceId === deviceId && !s.revoked);
+    if (held.length < SSH_PER_DEVICE) return;
+    o.log.warn({ deviceId }, `proxy: SSH connection ended: the device signed in a ${SSH_PER_DEVICE + 1}th time`);
+    held[0]![1].revoke();
+  }
+
   return {
     server,
     endAll: () => connections.forEach((_, client) => client.end()),

@@ -5,9 +5,9 @@ import { TcpPorts } from './tcp-ports.js';
 import type { ActiveTunnel } from './tunnel-table.js';
 
 const silent = { info() {}, warn() {}, error() {} };
-const tunnel = (tunnelId: string): ActiveTunnel => ({
+const tunnel = (tunnelId: string, deviceId = 'd'): ActiveTunnel => ({
   tunnelId,
-  deviceId: 'd',
+  deviceId,
   hostname: null,
   connection: {} as Connection,
   bindAddr: 'localhost',
@@ -21,11 +21,13 @@ describe('TCP tunnel ports', () => {
     const other = createServer();
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', () => resolve()));
     const from = (other.address() as { port: number }).port;
-    const ports = new TcpPorts({ host: '127.0.0.1', range: { from, to: from + 1 }, log: silent });
+    const ports = new TcpPorts({ host: '127.0.0.1', range: { from, to: from + 1 }, maxPerDevice: 10, log: silent });
     try {
       const first = await ports.open(tunnel('a'));
       expect(first.port).toBe(from + 1);
-      await expect(ports.open(tunnel('b'))).rejects.toThrow(`No port is free for a TCP tunnel: all of ${from}-${from + 1} are in use.`);
+      await expect(ports.open(tunnel('b'))).rejects.toThrow(
+        `No port is free for a TCP tunnel at this proxy: all of ${from}-${from + 1} are in use. Try again later, or ask an administrator to widen the range.`,
+      );
       await first.close();
       const again = await ports.open(tunnel('c'));
       expect(again.port).toBe(from + 1);
@@ -33,5 +35,26 @@ describe('TCP tunnel ports', () => {
     } finally {
       other.close();
     }
+  });
+
+  it('gives a tunnel one port whatever the number of its connections, and a device at most its share', async () => {
+    const other = createServer();
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', () => resolve()));
+    const from = (other.address() as { port: number }).port + 1;
+    other.close();
+    const ports = new TcpPorts({ host: '127.0.0.1', range: { from, to: from + 9 }, maxPerDevice: 2, log: silent });
+    // Five connections of one device forward the same tunnel: one port, taken over by the newest.
+    const connections = [1, 2, 3, 4, 5].map(() => tunnel('web'));
+    const held = await Promise.all(connections.map((c) => ports.open(c)));
+    expect(new Set(held.map((h) => h.port))).toEqual(new Set([from]));
+    // An older connection that closes leaves the port to the newest.
+    await held[0]!.close();
+    expect((await ports.open(tunnel('second'))).port).toBe(from + 1);
+    await expect(ports.open(tunnel('third'))).rejects.toThrow('This device has 2 TCP tunnels connected at this proxy, the most one device may have: disconnect one of them first.');
+    // Another device still gets its ports.
+    expect((await ports.open(tunnel('theirs', 'e'))).port).toBe(from + 2);
+    // The newest connection's close gives the port back.
+    await held[4]!.close();
+    expect((await ports.open(tunnel('third'))).port).toBe(from);
   });
 });

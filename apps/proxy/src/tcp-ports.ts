@@ -15,23 +15,64 @@ export interface TcpListener {
   close(): Promise<void>;
 }
 
+/** A port served for one tunnel, and the forward (of the device's newest connection) it leads to. */
+interface Served {
+  port: number;
+  server: Server;
+  /** Settles once the port is listening (or failed to). */
+  listening: Promise<void>;
+  sockets: Set<Socket>;
+  tunnel: ActiveTunnel;
+}
+
+/** Why a TCP tunnel gets no port, in words for the person who connected it. */
+export class NoTcpPort extends Error {}
+
 /**
- * The ports TCP tunnels are served on: each connected TCP tunnel takes the first free port of the
- * range and gives it back when it disconnects. A connection from an address the tunnel's
+ * The ports TCP tunnels are served on: each connected TCP tunnel has one port of the range, whatever
+ * the number of its device's SSH connections (a newer connection's forward takes the port over), and
+ * gives it back when it disconnects; a device has at most `maxPerDevice` of them, so that one
+ * device cannot take the range from everyone else. A connection from an address the tunnel's
  * allow-list does not hold is closed before anything reaches the device.
  */
 export class TcpPorts {
   private readonly taken = new Set<number>();
+  private readonly byTunnel = new Map<string, Served>();
 
-  constructor(private readonly o: { host: string; range: PortRange; log: ProxyLog }) {}
+  constructor(private readonly o: { host: string; range: PortRange; maxPerDevice: number; log: ProxyLog }) {}
 
   async open(tunnel: ActiveTunnel): Promise<TcpListener> {
+    const current = this.byTunnel.get(tunnel.tunnelId);
+    if (current) {
+      // The device's newer connection: new visitors go through it; those in progress stay on the old one.
+      current.tunnel = tunnel;
+      await current.listening;
+      return this.listener(current, tunnel);
+    }
+    const held = [...this.byTunnel.values()].filter((s) => s.tunnel.deviceId === tunnel.deviceId).length;
+    if (held >= this.o.maxPerDevice) {
+      throw new NoTcpPort(`This device has ${held} TCP tunnels connected at this proxy, the most one device may have: disconnect one of them first.`);
+    }
+    // Claimed before the first await: a forward of the same tunnel meanwhile shares the port.
+    const served = { sockets: new Set<Socket>(), tunnel } as Served;
+    served.listening = this.listen(served);
+    this.byTunnel.set(tunnel.tunnelId, served);
+    try {
+      await served.listening;
+    } catch (err) {
+      if (this.byTunnel.get(tunnel.tunnelId) === served) this.byTunnel.delete(tunnel.tunnelId);
+      throw err;
+    }
+    return this.listener(served, tunnel);
+  }
+
+  /** Listens on the first free port of the range for the tunnel. */
+  private async listen(served: Served): Promise<void> {
     const { from, to } = this.o.range;
     for (let port = from; port <= to; port++) {
       if (this.taken.has(port)) continue;
       this.taken.add(port);
-      const sockets = new Set<Socket>();
-      const server = this.serve(tunnel, sockets);
+      const server = this.serve(served);
       try {
         server.listen(port, this.o.host);
         await once(server, 'listening');
@@ -41,14 +82,30 @@ export class TcpPorts {
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') continue;
         throw err;
       }
-      return { port, close: () => this.release(port, server, sockets) };
+      served.port = port;
+      served.server = server;
+      return;
     }
-    throw new Error(`No port is free for a TCP tunnel: all of ${from}-${to} are in use.`);
+    throw new NoTcpPort(`No port is free for a TCP tunnel at this proxy: all of ${from}-${to} are in use. Try again later, or ask an administrator to widen the range.`);
   }
 
-  private serve(tunnel: ActiveTunnel, sockets: Set<Socket>): Server {
+  /** The forward's hold on the port: closing it gives the port back only if no newer forward took it over. */
+  private listener(served: Served, tunnel: ActiveTunnel): TcpListener {
+    return {
+      port: served.port,
+      close: async () => {
+        if (served.tunnel !== tunnel || this.byTunnel.get(tunnel.tunnelId) !== served) return;
+        this.byTunnel.delete(tunnel.tunnelId);
+        await this.release(served);
+      },
+    };
+  }
+
+  private serve(served: Served): Server {
+    const { sockets } = served;
     // Half-closes pass through: a client that ends its side still gets the device's whole answer.
     const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+      const { tunnel } = served;
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => socket.destroy());
@@ -75,7 +132,7 @@ export class TcpPorts {
     return server;
   }
 
-  private async release(port: number, server: Server, sockets: Set<Socket>): Promise<void> {
+  private async release({ port, server, sockets }: Served): Promise<void> {
     // Connections in progress end with the tunnel: a server closes only once they have.
     sockets.forEach((s) => s.destroy());
     await new Promise<void>((resolve) => server.close(() => resolve()));

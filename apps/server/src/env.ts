@@ -90,6 +90,8 @@ const envSchema = z
     TUNNEL_TCP_HOST: z.string().trim().min(1).default('127.0.0.1'),
     /** Ports the built-in proxy serves TCP tunnels on, one per connected tunnel (`from-to`). */
     TUNNEL_TCP_PORTS: tcpPortRangeSchema.prefault('20000-20999'),
+    /** TCP tunnels one device may have connected at the built-in proxy: one device does not take the range from the others. */
+    TUNNEL_TCP_MAX_PER_DEVICE: z.coerce.number().int().min(1).max(65535).default(10),
     /** HTTP tunnels are served at `{path}.{TUNNEL_DOMAIN}` (`localhost` needs no DNS in a browser), TCP ones at `{TUNNEL_DOMAIN}:{port}`. */
     TUNNEL_DOMAIN: z
       .string()

@@ -54,6 +54,8 @@ export const proxyTunnelStateSchema = z.object({
   deviceId: z.uuid(),
   state: z.enum(['CONNECTED', 'DISCONNECTED']),
   mapping: z.string().max(512).nullable(),
+  /** With DISCONNECTED: why the proxy refused to serve the device's tunnel (no port free, the device at its share), for the person connecting it. */
+  refusal: z.string().max(512).nullable().optional(),
 });
 export type ProxyTunnelState = z.infer<typeof proxyTunnelStateSchema>;
 

@@ -6,6 +6,7 @@ CREATE TABLE "device_revocations" (
 	"at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "tunnels" ADD COLUMN "refusal" text;--> statement-breakpoint
 CREATE INDEX "device_revocations_at_idx" ON "device_revocations" USING btree ("at");--> statement-breakpoint
 -- Every change that takes a channel from a device records it here, in its own transaction: a
 -- deleted device, an MQTT account deleted or given another password (a key reset, an enrollment

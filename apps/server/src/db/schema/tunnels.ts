@@ -29,6 +29,8 @@ export const tunnels = pgTable(
     /** CONNECTED or DISCONNECTED as the proxy last said; null before it said anything. */
     state: text('state').$type<'CONNECTED' | 'DISCONNECTED'>(),
     mapping: text('mapping'),
+    /** Why the proxy last refused to serve it although it is the device's (no port free, the device at its share), in its words. */
+    refusal: text('refusal'),
     /**
      * Someone connected it and nobody disconnected it since: a PERMANENT tunnel that is wanted is
      * opened again whenever its device comes online or its proxy restarts.

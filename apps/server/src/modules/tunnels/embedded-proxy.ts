@@ -10,7 +10,7 @@ import type { ServersRepository } from '../servers/servers.repository.js';
 
 const EMBEDDED_PROXY = 'embeddedProxyServerId';
 
-type ProxyEnv = Pick<Env, 'PORT' | 'HOST' | 'TUNNEL_SSH_HOST' | 'TUNNEL_SSH_PORT' | 'TUNNEL_HTTP_HOST' | 'TUNNEL_HTTP_PORT' | 'TUNNEL_TCP_HOST' | 'TUNNEL_TCP_PORTS' | 'TUNNEL_DOMAIN'>;
+type ProxyEnv = Pick<Env, 'PORT' | 'HOST' | 'TUNNEL_SSH_HOST' | 'TUNNEL_SSH_PORT' | 'TUNNEL_HTTP_HOST' | 'TUNNEL_HTTP_PORT' | 'TUNNEL_TCP_HOST' | 'TUNNEL_TCP_PORTS' | 'TUNNEL_TCP_MAX_PER_DEVICE' | 'TUNNEL_DOMAIN'>;
 
 /**
  * Starts the built-in tunnel proxy beside the console (it talks to the console's proxy API over
@@ -51,7 +51,7 @@ export async function startEmbeddedProxy(o: { db: Db; box: SecretBox; env: Proxy
       hostKey: secrets.hostKey,
       ssh: { host: env.TUNNEL_SSH_HOST, port: env.TUNNEL_SSH_PORT },
       http: { host: env.TUNNEL_HTTP_HOST, port: env.TUNNEL_HTTP_PORT },
-      tcp: { host: env.TUNNEL_TCP_HOST, ports: env.TUNNEL_TCP_PORTS },
+      tcp: { host: env.TUNNEL_TCP_HOST, ports: env.TUNNEL_TCP_PORTS, maxPerDevice: env.TUNNEL_TCP_MAX_PER_DEVICE },
       domain: env.TUNNEL_DOMAIN,
       log: o.log,
     });

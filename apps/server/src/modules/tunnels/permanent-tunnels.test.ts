@@ -77,7 +77,7 @@ describe('PERMANENT tunnels', () => {
       env: {
         ...{ PORT: Number(new URL(s.tc.url).port), HOST: loopback, TUNNEL_DOMAIN: 'localhost' },
         ...{ TUNNEL_SSH_HOST: loopback, TUNNEL_SSH_PORT: ports.ssh, TUNNEL_HTTP_HOST: loopback, TUNNEL_HTTP_PORT: ports.http },
-        ...{ TUNNEL_TCP_HOST: loopback, TUNNEL_TCP_PORTS: { from: ports.tcp, to: ports.tcp } },
+        ...{ TUNNEL_TCP_HOST: loopback, TUNNEL_TCP_PORTS: { from: ports.tcp, to: ports.tcp }, TUNNEL_TCP_MAX_PER_DEVICE: 10 },
       },
       servers: new ServersRepository(s.tc.database.db, s.tc.box),
       log: pino({ level: 'silent' }),

@@ -73,7 +73,8 @@ export class ProxyApiService {
   }
 
   async state(proxyServerId: string, report: ProxyTunnelState): Promise<void> {
-    const recorded = await this.deps.repo.recordState(report.deviceId, report.tunnelId, report.state, report.mapping, proxyServerId);
+    const refusal = report.state === 'DISCONNECTED' ? (report.refusal ?? null) : null;
+    const recorded = await this.deps.repo.recordState(report.deviceId, report.tunnelId, report.state, report.mapping, proxyServerId, refusal);
     if (!recorded) throw notFound('Tunnel not found.');
   }
 

@@ -1,5 +1,5 @@
 import type { TunnelForm } from '@fleetlink/contract';
-import { and, asc, count, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deviceServers, devices, organizationDomains, servers, tunnels } from '../../db/schema/index.js';
 
@@ -98,17 +98,26 @@ export class TunnelsRepository {
    * the proxy that serves the tunnel: a device that moved to another proxy connected it there
    * first, and the old proxy's report of its end comes after. False when there is no such tunnel.
    */
-  async recordState(deviceId: string, id: string, state: 'CONNECTED' | 'DISCONNECTED', mapping: string | null, proxyServerId: string): Promise<boolean> {
+  async recordState(deviceId: string, id: string, state: 'CONNECTED' | 'DISCONNECTED', mapping: string | null, proxyServerId: string, refusal: string | null = null): Promise<boolean> {
     const tunnel = and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id));
     const fromServing = sql`(${tunnels.proxyServerId} is null or ${tunnels.proxyServerId} = ${proxyServerId})`;
     const rows = await this.db
       .update(tunnels)
-      .set({ state, mapping, proxyServerId, stateAt: new Date() })
+      .set({ state, mapping, proxyServerId, refusal, stateAt: new Date() })
       .where(state === 'CONNECTED' ? tunnel : and(tunnel, fromServing))
       .returning({ id: tunnels.id });
     if (rows.length > 0) return true;
     const [found] = await this.db.select({ id: tunnels.id }).from(tunnels).where(tunnel);
     return !!found;
+  }
+
+  /** Why a proxy refused to serve the tunnel, when it said so since `since`. */
+  async refusalSince(deviceId: string, id: string, since: Date): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ refusal: tunnels.refusal })
+      .from(tunnels)
+      .where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id), gte(tunnels.stateAt, since)));
+    return row?.refusal ?? undefined;
   }
 
   /** Whether the tunnel is to be opened again after restarts (a PERMANENT one someone connected). */

@@ -189,14 +189,21 @@ export class TunnelsService {
 
   private async open(deviceId: string, organizationId: string, tunnel: { id: string; port: number; host: string }): Promise<void> {
     const proxy = await this.deps.proxies.proxyOf(deviceId, organizationId);
-    await callDevice(
-      this.deps,
-      deviceId,
-      RequestName.OpenTunnel,
-      { tunnelId: tunnel.id, port: tunnel.port, host: tunnel.host, proxy },
-      { timeoutMs: CONNECT_TIMEOUT_MS, graceMs: 2000 },
-      TEXTS,
-    );
+    const asked = new Date();
+    try {
+      await callDevice(
+        this.deps,
+        deviceId,
+        RequestName.OpenTunnel,
+        { tunnelId: tunnel.id, port: tunnel.port, host: tunnel.host, proxy },
+        { timeoutMs: CONNECT_TIMEOUT_MS, graceMs: 2000 },
+        TEXTS,
+      );
+    } catch (err) {
+      // SSH says only that a forward failed: the proxy told the console why, in words for the person.
+      const why = err instanceof AppError && err.code === ErrorCode.DeviceRefused ? await this.deps.repo.refusalSince(deviceId, tunnel.id, asked) : undefined;
+      throw why ? conflict(why) : err;
+    }
   }
 
   toTunnel(t: TunnelRecord): Tunnel {
