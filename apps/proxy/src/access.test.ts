@@ -44,9 +44,21 @@ describe('Basic credentials', () => {
     expect(await check.check(expected, undefined, '192.0.2.1')).toBe('refused');
     for (let i = 0; i < 19; i++) await check.check(expected, header(`wrong ${i}`), '192.0.2.1');
     expect(await check.check(expected, header('another'), '192.0.2.1')).toBe('blocked');
-    // Another address is not concerned, and credentials that passed before still pass.
-    expect(await check.check(expected, header('wrong'), '192.0.2.2')).toBe('refused');
+    // Another address at another tunnel is not concerned, and credentials that passed before still pass.
+    expect(await check.check({ ...expected, tunnelId: 't2' }, header('wrong'), '192.0.2.2')).toBe('refused');
     expect(await check.check(expected, header('right'), '192.0.2.1')).toBe('passed');
+  });
+
+  it('stops guesses at one tunnel spread over many addresses: 20 a minute in all', async () => {
+    const check = new CredentialCheck();
+    const expected = { tunnelId: 't3', username: 'ops', passwordHash: await hashTunnelPassword('right') };
+    const header = (p: string) => `Basic ${Buffer.from(`ops:${p}`).toString('base64')}`;
+    // Five addresses, four guesses each: each address is far from its own limit.
+    for (let a = 1; a <= 5; a++) for (let i = 0; i < 4; i++) expect(await check.check(expected, header(`guess ${a}.${i}`), `192.0.2.${a}`)).toBe('refused');
+    expect(await check.check(expected, header('guess'), '192.0.2.6')).toBe('blocked');
+    expect(await check.check(expected, header('right'), '192.0.2.7')).toBe('blocked');
+    // The same addresses at another tunnel are not concerned.
+    expect(await check.check({ ...expected, tunnelId: 't4' }, header('wrong'), '192.0.2.1')).toBe('refused');
   });
 });
 

@@ -32,8 +32,11 @@ export function addressAllowed(list: BlockList | undefined, remoteAddress: strin
 
 const CACHE_MAX = 1000;
 const CACHE_MS = 5 * 60_000;
-/** Wrong credentials an address may send in a minute before it is told to wait. */
-const FAILURES_PER_MINUTE = 20;
+/**
+ * Wrong credentials in a minute before the sender is told to wait: from one address, and for one
+ * tunnel from all addresses together (guesses spread over many addresses are still counted).
+ */
+export const FAILURES_PER_MINUTE = 20;
 
 export type CredentialVerdict = 'passed' | 'refused' | 'blocked';
 
@@ -41,7 +44,8 @@ export type CredentialVerdict = 'passed' | 'refused' | 'blocked';
  * Checks Basic credentials against a tunnel's username and password hash. A page pulls many
  * assets with the same header, and scrypt costs tens of milliseconds on purpose: a success is
  * remembered for a few minutes (by a hash of the tunnel, the hash and the header; never the header).
- * An address that keeps guessing is stopped before any scrypt runs, so guessing costs the proxy little.
+ * An address that keeps guessing, or a tunnel being guessed at from many, is stopped before any
+ * scrypt runs, so guessing costs the proxy little; a visitor already signed in keeps going.
  */
 export class CredentialCheck {
   private readonly passed = new Map<string, number>();
@@ -51,24 +55,32 @@ export class CredentialCheck {
     const key = createHash('sha256').update(`${expected.tunnelId}\0${expected.passwordHash}\0${header}`).digest('base64');
     const until = this.passed.get(key);
     if (until && until > Date.now()) return 'passed';
-    const failed = this.failures.get(address);
-    if (failed && failed.until > Date.now() && failed.count >= FAILURES_PER_MINUTE) return 'blocked';
+    if (this.blocked(address) || this.blocked(`tunnel\0${expected.tunnelId}`)) return 'blocked';
     const given = basicCredentials(header);
     const ok = !!given && sameText(given.username, expected.username) && (await verifyTunnelPassword(given.password, expected.passwordHash));
     if (!ok) {
       // A request without credentials is how a browser asks for the prompt: not a guess.
-      if (header) this.recordFailure(address);
+      if (header) {
+        this.recordFailure(address);
+        this.recordFailure(`tunnel\0${expected.tunnelId}`);
+      }
       return 'refused';
     }
     remember(this.passed, key, Date.now() + CACHE_MS, CACHE_MAX);
     return 'passed';
   }
 
-  private recordFailure(address: string) {
+  /** Failures are counted by address, and by tunnel under a key no address can be. */
+  private blocked(key: string): boolean {
+    const failed = this.failures.get(key);
+    return !!failed && failed.until > Date.now() && failed.count >= FAILURES_PER_MINUTE;
+  }
+
+  private recordFailure(key: string) {
     const now = Date.now();
-    const current = this.failures.get(address);
+    const current = this.failures.get(key);
     if (current && current.until > now) current.count++;
-    else remember(this.failures, address, { count: 1, until: now + 60_000 }, CACHE_MAX);
+    else remember(this.failures, key, { count: 1, until: now + 60_000 }, CACHE_MAX);
   }
 }
 

@@ -2,6 +2,7 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, 
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { cutSlowRequests, hasBody, SLOW_BODY_MESSAGE, slowHeaderOptions } from '@fleetlink/contract/slow-requests';
 import { addressAllowed, type CredentialCheck } from './access.js';
 import { remember } from './bounded-map.js';
 import { asSocket, ChannelAgent } from './channel-agent.js';
@@ -36,7 +37,11 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
   // Upgraded connections (WebSockets) are the server's no longer, but still keep it from closing.
   const upgraded = new Set<Duplex>();
   const handler = (req: IncomingMessage, res: ServerResponse) => void serve(req, res);
-  const server = o.tls ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, handler) : createServer(handler);
+  const server = o.tls ? createTlsServer({ cert: o.tls.cert, key: o.tls.key, ...slowHeaderOptions() }, handler) : createServer(slowHeaderOptions(), handler);
+  cutSlowRequests(server, (res) => {
+    const page = errorPage(408, SLOW_BODY_MESSAGE);
+    res.writeHead(page.status, { ...page.headers, 'content-length': Buffer.byteLength(page.body) }).end(page.body);
+  });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head));
   // What Node cannot parse as HTTP gets the plain 400 it would send itself.
   server.on('clientError', (_err, socket) => (socket.writable ? socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n') : socket.destroy()));
@@ -193,9 +198,6 @@ function count(req: IncomingMessage, name: string): number {
   for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.length === name.length && req.rawHeaders[i]!.toLowerCase() === name) n++;
   return n;
 }
-
-/** Whether a request has a body to pass on (a length or a chunked one). */
-const hasBody = (req: IncomingMessage) => (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
 
 /**
  * The device's answer to the client, as it comes, held back while the client reads slower: what

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH, type PublicConfig } from '@fleetlink/contract';
+import { cutSlowRequests, SLOW_BODY_MESSAGE, slowHeaderOptions } from '@fleetlink/contract/slow-requests';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -60,6 +61,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Forwarded headers count only from the proxies the operator named (TRUST_PROXY), never a client's own.
     trustProxy: env.TRUST_PROXY.length ? env.TRUST_PROXY : false,
     bodyLimit: 1024 * 1024,
+    // Headers within 15 s, checked every second; bodies at a minimum rate (cutSlowRequests below).
+    http: slowHeaderOptions(),
+  });
+  cutSlowRequests(app.server, (res) => {
+    const body = JSON.stringify({ code: ErrorCode.RequestTimeout, message: SLOW_BODY_MESSAGE });
+    res.writeHead(408, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
   });
   // The API takes JSON (and multipart where a file is uploaded): a text body would reach the schemas
   // as a string and fail with a message about types, where 415 can say what to send.

@@ -9,6 +9,8 @@ export const ErrorCode = {
   NotFound: 'NOT_FOUND',
   Conflict: 'CONFLICT',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  /** The request's body came too slowly and the connection was closed. */
+  RequestTimeout: 'REQUEST_TIMEOUT',
   RateLimited: 'RATE_LIMITED',
   Unavailable: 'UNAVAILABLE',
   /** The device is offline, went offline, or did not answer in time. */

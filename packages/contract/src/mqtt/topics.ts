@@ -59,3 +59,12 @@ export function parseTopic(topic: string): ParsedTopic | undefined {
 export function isOwnTopic(deviceId: string, topic: string): boolean {
   return topic.startsWith(`${TOPIC_ROOT}/${deviceId}/`);
 }
+
+/** The largest device message the console reads: a command's answer with both output streams at their cap (agent: execute.ts). */
+export const MQTT_MAX_PAYLOAD_BYTES = 512 * 1024;
+/**
+ * The largest MQTT packet a broker takes (the built-in one, and Mosquitto's `max_packet_size` in
+ * deploy/mosquitto/mosquitto.conf): the largest message, its topic and headers, with room to spare.
+ * A client that sends a larger one is disconnected before the broker holds it.
+ */
+export const MQTT_MAX_PACKET_BYTES = 768 * 1024;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type TestConsole } from '../../testing/test-console.js';
 import { createDevice, startAgentTestConsole, deviceRow, enrollByHand, mosquittoBin, registerMosquitto, spawnAgent, startMosquitto, tempDir, waitFor, type AgentProcess, type MosquittoProcess } from './broker.test-support.js';
 import { deviceRole } from './dynsec.js';
+import { DeviceCredentials } from '../enrollment/credentials.js';
 
 const bin = mosquittoBin();
 
@@ -56,6 +57,20 @@ describe.skipIf(!bin)('agent against Mosquitto with dynamic security', () => {
     const via = tc.messaging!.hub.connection(mosquittoServerId)!;
     await waitFor(() => tc.messaging!.hub.ping(dev.id, via).catch(() => undefined), 15_000, 'agent answering through Mosquitto');
     expect((await deviceRow(tc.database.db, dev.id)).online).toBe(true);
+
+    // Issue 57: nothing of it stays on the server it left, there or on the way back.
+    const account = (await (await DeviceCredentials.open(tc.database.db, tc.box)).current(dev.id))!;
+    const login = (url: string) =>
+      mqtt.connectAsync(url, { ...account, clientId: agentClientId(dev.id), protocolVersion: 4, reconnectPeriod: 0 }).then(
+        (c) => (c.end(true), 'connected'),
+        (err: Error) => err.message,
+      );
+    const embeddedUrl = tc.messaging!.broker!.url;
+    expect(await login(embeddedUrl)).toMatch(/Bad username or password/);
+    const back = await tc.api(`/api/server-migrate/${dev.id}/${mosquittoServerId}/${embeddedId}`, { token: admin, method: 'POST' });
+    expect(back.status).toBe(200);
+    await waitFor(() => tc.messaging!.hub.ping(dev.id, tc.messaging!.hub.connection(embeddedId)!).catch(() => undefined), 15_000, 'agent answering through the embedded broker');
+    expect(await login(mosquitto.url)).toMatch(/Bad username or password|Not authorized/);
   }, 60_000);
 
   it('enrolls a new device onto Mosquitto, isolates it, and recovers from a broker restart', async () => {

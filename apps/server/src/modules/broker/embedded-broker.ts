@@ -1,6 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { agentClientId, isOwnTopic } from '@fleetlink/contract';
+import { Duplex } from 'node:stream';
+import { agentClientId, isOwnTopic, MQTT_MAX_PACKET_BYTES } from '@fleetlink/contract';
+import { MqttPacketLimit } from './mqtt-packet-limit.js';
 
 /** Who a broker connection is, once authenticated. */
 export type BrokerIdentity = { kind: 'console' } | { kind: 'device'; deviceId: string };
@@ -93,7 +95,15 @@ export class EmbeddedBroker {
     const server = createServer({ noDelay: true }, (socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
-      aedes.handle(socket);
+      // Aedes reads from the limit and writes to the socket: a packet past MQTT_MAX_PACKET_BYTES
+      // disconnects its sender before the broker holds any of it.
+      const limit = new MqttPacketLimit(MQTT_MAX_PACKET_BYTES);
+      limit.on('error', (err) => {
+        log.warn({ address: socket.remoteAddress, err: err.message }, 'MQTT connection closed: packet too large');
+        socket.destroy();
+      });
+      socket.on('error', () => limit.destroy());
+      aedes.handle(Duplex.from({ readable: socket.pipe(limit), writable: socket }));
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -53,7 +53,8 @@ export async function startEmbeddedBroker(o: {
     accounts: {
       async authenticate(username, password) {
         const deviceId = await o.credentials.verify(username, password);
-        if (deviceId) return { kind: 'device', deviceId };
+        // Only devices assigned here: one moved to another message server has nothing left here.
+        if (deviceId) return !serverId || (await o.servers.assignedTo(deviceId)).some((s) => s.id === serverId) ? { kind: 'device', deviceId } : undefined;
         return (await isConsole(username, password)) ? { kind: 'console' } : undefined;
       },
     },

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ErrorCode,
   heartbeatPayloadSchema,
+  MQTT_MAX_PAYLOAD_BYTES,
   metricsPayloadSchema,
   parseTopic,
   propertiesPayloadSchema,
@@ -41,8 +42,6 @@ const schemas: Record<DeviceMessage['kind'], z.ZodType> = {
   metrics: metricsPayloadSchema,
 };
 
-/** The largest device message read: a command's answer with both output streams at their cap (agent: execute.ts). */
-const MAX_PAYLOAD_BYTES = 512 * 1024;
 /** Device messages handled at once: below the database pool's 10 connections, so API requests still get one. */
 const HANDLER_CONCURRENCY = 6;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -160,7 +159,7 @@ export class MessageHub {
     if (!parsed || parsed.kind === 'req' || payload.length === 0) return;
     let data: unknown;
     try {
-      if (payload.length > MAX_PAYLOAD_BYTES) throw new Error('payload too large');
+      if (payload.length > MQTT_MAX_PAYLOAD_BYTES) throw new Error('payload too large');
       data = JSON.parse(payload.toString('utf8'));
     } catch (err) {
       this.deps.log.warn({ serverId, topic, err: (err as Error).message }, 'device message dropped: not JSON');
@@ -306,6 +305,16 @@ export class MessageHub {
   /** Closes the device's connection to the embedded broker, if it has one. */
   disconnectDevice(deviceId: string): void {
     this.deps.embeddedBroker?.disconnectDevice(deviceId);
+  }
+
+  /**
+   * A device has left the server (a migration, its new assignment stored): its account there goes,
+   * and with it its connection. The built-in broker has no accounts of its own; it refuses a device
+   * not assigned to it at login, so its connection is closed.
+   */
+  async retireFrom(serverId: string, deviceId: string): Promise<void> {
+    if (serverId === this.deps.embeddedServerId) return this.disconnectDevice(deviceId);
+    await this.removeDevice(serverId, deviceId);
   }
 }
 

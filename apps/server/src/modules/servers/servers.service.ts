@@ -158,6 +158,9 @@ export class ServersService {
           const via = this.hub.connection(from.id);
           await this.tellAgentToMove(deviceId, to, creds.password, via);
         }
+        // Nothing of it stays on the old server: an agent that missed the move is refused there
+        // and renews its enrollment, whose answer names its new server.
+        await this.hub.retireFrom(from.id, deviceId).catch((err: Error) => this.log.warn({ deviceId, serverId: from.id, err: err.message }, 'the device account could not be removed from its old message server'));
       } else {
         await this.repo.move(deviceId, from.id, to.id);
         this.onProxyMove?.(deviceId);

@@ -1,8 +1,10 @@
 import { connect } from 'node:net';
 import { tunnelSchema } from '@fleetlink/contract';
+import { SLOW_BODY_MESSAGE, SLOW_REQUEST_LIMITS } from '@fleetlink/contract/slow-requests';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
 import { embeddedSetup, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+import { slowClient } from '../../testing/slow-client.test-support.js';
 import { startLocalService, type LocalService } from './local-service.test-support.js';
 
 const HOST = 'framed.localhost';
@@ -112,4 +114,14 @@ describe('the ingress framing', () => {
     expect(closed, "the device's connection that carried the half-sent request").toBe(true);
     await nextVisitor();
   });
+
+  it('cuts a visitor that sends its body a byte at a time with 408, and nothing of it reaches the device', async () => {
+    const body = 'x'.repeat(100);
+    const slow = await slowClient(httpPort, head('POST', '/upload', `Content-Length: ${body.length}\r\n\r\n`), body, 2000);
+    expect(slow.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(slow.answer).toContain(SLOW_BODY_MESSAGE);
+    expect(slow.closedAfterMs).toBeLessThan(SLOW_REQUEST_LIMITS.windowMs + 3 * SLOW_REQUEST_LIMITS.checkEveryMs);
+    expect(seen()).toEqual([]);
+    await nextVisitor();
+  }, 30_000);
 });
