@@ -64,7 +64,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   };
   const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost, tls: o.tls });
   const started: NetServer[] = [];
-  const revocations = new RevocationWatch({ console: consoleApi, log: o.log, endDevices, endAll: endSsh });
+  const revocations = new RevocationWatch({ read: (after) => consoleApi.revocations(after), who: 'proxy', log: o.log, endDevices, endAll: endSsh });
   try {
     // Before any device can sign in: what is revoked from now on reaches its connections.
     await revocations.start();

@@ -141,6 +141,17 @@ export async function onlineMemberDevice(s: MessagingSetup, name: string, cleanu
   return { admin, user, guest, device, agent };
 }
 
+/**
+ * Whether the device's agent answers a ping through that message server's connection now: asked
+ * straight on the device's topic, whatever the database says of the device (it may be gone).
+ */
+export function answersOn(tc: TestConsole, serverId: string, deviceId: string): Promise<boolean> {
+  return tc.messaging!.hub.request(deviceId, 'ping', {}, { timeoutMs: 700, via: tc.messaging!.hub.connection(serverId) }).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** A console and the message server its suite runs against: the embedded broker, or a Mosquitto of its own. */
 export interface MessagingSetup {
   tc: TestConsole;

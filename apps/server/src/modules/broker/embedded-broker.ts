@@ -136,6 +136,12 @@ export class EmbeddedBroker {
     client.close();
   }
 
+  /** Closes every device's connection (they sign in again, each checked anew). */
+  disconnectAllDevices(): void {
+    const clients = (this.aedes as unknown as { clients?: Record<string, Client | undefined> } | undefined)?.clients ?? {};
+    for (const client of Object.values(clients)) if (client && this.identities.get(client)?.kind === 'device') client.close();
+  }
+
   /** Stops listening and drops every connection (clients see the broker go away). */
   async stop(): Promise<void> {
     const server = this.server;

@@ -35,6 +35,7 @@ import { openBlobStore } from '../transfers/blobs/open-blob-store.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { TransfersService } from '../transfers/transfers.service.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { RevocationWatch } from '@fleetlink/proxy';
 import { DeviceAccounts } from './device-accounts.js';
 import { startEmbeddedBroker } from './embedded.js';
 import type { HubLog } from './hub-connection.js';
@@ -82,6 +83,18 @@ export async function startMessaging(o: {
     ? await startEmbeddedBroker({ db, box: o.box, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log })
     : undefined;
   const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker });
+  const revocations = new DeviceRevocationsRepository(db);
+  // A device deleted, re-keyed or moved away on any console loses its connection to this one's broker.
+  const brokerRevocations = embedded
+    ? new RevocationWatch({
+        read: (after) => revocations.forServer(embedded.serverId, after),
+        who: 'built-in broker',
+        log,
+        endDevices: (ids) => ids.forEach((id) => embedded.broker.disconnectDevice(id)),
+        endAll: () => embedded.broker.disconnectAllDevices(),
+      })
+    : undefined;
+  await brokerRevocations?.start();
   const audit = new AuditTrail(new AuditRepository(db), log);
   // (`tunnels` is made below: a move is asked for long after.)
   const servers = new ServersService(serversRepo, hub, credentials, log, audit, (deviceId) => void tunnels.followProxy(deviceId));
@@ -148,7 +161,7 @@ export async function startMessaging(o: {
       repo: tunnelsRepo,
       servers: serversRepo,
       credentials,
-      revocations: new DeviceRevocationsRepository(db),
+      revocations,
       audit,
       log,
       onRestart: (proxyServerId) => void tunnels.reopenAfterProxyRestart(proxyServerId),
@@ -163,6 +176,7 @@ export async function startMessaging(o: {
     telemetry: telemetryRepo,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
     async stop() {
+      brokerRevocations?.stop();
       await telemetry.stop();
       await blobSweeper.stop();
       // A scan still waiting fails when the hub stops, and that is written down before the database goes.

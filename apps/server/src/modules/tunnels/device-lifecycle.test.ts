@@ -2,7 +2,12 @@ import { tunnelSchema, tunnelStatusSchema, type Tunnel } from '@fleetlink/contra
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
-import { ADMIN_EMAIL, embeddedSetup, enrollByHand, memberDevice, onlineMemberDevice, runAgentOnline, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+import { ADMIN_EMAIL, answersOn, embeddedSetup, mosquittoBin, mosquittoSetup, enrollByHand, memberDevice, onlineMemberDevice, runAgentOnline, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { startConsole, type RunningConsole } from '../../console.js';
+import { devices } from '../../db/schema/index.js';
+import { parseEnv } from '../../env.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { ingressGet, startLocalService, startTcpEcho, tcpExchange, type LocalService } from './local-service.test-support.js';
 
@@ -70,17 +75,18 @@ describe('a device that loses its channels', () => {
     expect((await ingressGet(httpPort, 'doomed.localhost')).body).toContain('The deleted device');
     expect((await tcpExchange(tcpPort, Buffer.from('ping'))).received.toString()).toBe('ping');
     expect(s.tc.proxy!.running.tunnels).toBe(2);
+    expect(await answersOn(s.tc, s.serverId, device.id)).toBe(true);
 
     const deleted = await s.tc.api(`/api/device/${device.id}`, { method: 'DELETE', token: admin });
     expect(deleted.status, await deleted.clone().text()).toBe(204);
     await within('the ingress to forget its name', async () => (await ingressGet(httpPort, 'doomed.localhost')).status === 404);
     await within('its TCP port to close', async () => (await tcpExchange(tcpPort, Buffer.from('ping'))).error === 'ECONNREFUSED');
     await within('its SSH connection to end', async () => s.tc.proxy!.running.tunnels === 0);
-    await within('its MQTT connection to end', () => s.tc.messaging!.hub.ping(device.id).then(() => false, () => true));
+    await within('its MQTT connection to end', async () => !(await answersOn(s.tc, s.serverId, device.id)));
     // Nothing came back: the agent's logins are refused everywhere.
     await new Promise((r) => setTimeout(r, 1500));
     expect(s.tc.proxy!.running.tunnels).toBe(0);
-    expect(await s.tc.messaging!.hub.ping(device.id).then(() => 'answered', () => 'silent')).toBe('silent');
+    expect(await answersOn(s.tc, s.serverId, device.id)).toBe(false);
 
     // Another organization takes the path: nobody serves it until its own agent connects.
     const heir = await memberDevice(s.tc.database.db, 'heir');
@@ -98,6 +104,18 @@ describe('a device that loses its channels', () => {
     } finally {
       await heirService.close();
     }
+  });
+
+  it('deleted by a statement of its own (another console, an operator with psql): the broker and the proxy end its connections too', async () => {
+    const { device } = await onlineMemberDevice(s, 'dropped', { agents, dirs });
+    const web = await tunnel(device.id, { port: service.port, path: 'dropped' });
+    await connect(device.id, web);
+    expect((await ingressGet(httpPort, 'dropped.localhost')).status).toBe(200);
+    expect(await answersOn(s.tc, s.serverId, device.id)).toBe(true);
+    // No service of this console is told: only the database's revocation rows say it.
+    await s.tc.database.db.delete(devices).where(eq(devices.id, device.id));
+    await within('its MQTT connection to end', async () => !(await answersOn(s.tc, s.serverId, device.id)));
+    await within('the ingress to forget its name', async () => (await ingressGet(httpPort, 'dropped.localhost')).status === 404);
   });
 
   it('re-keyed: its SSH connection ends within 2 s, and a forward asked with the old credentials is refused', async () => {
@@ -132,4 +150,52 @@ describe('a device that loses its channels', () => {
     // And the old password no longer signs in.
     expect((await asProxy('/api/proxy/device-login', { username: account.username, password: account.password })).status).toBe(401);
   });
+});
+
+/**
+ * Two consoles on one PostgreSQL and one Mosquitto (the built-in broker serves one console only,
+ * DESIGN §5b): a device deleted through the second loses its channels at the first's proxy and on
+ * the broker within 2 s. Runs where both are (CI's PostgreSQL pass sets TEST_DATABASE_URL).
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL || !mosquittoBin())('a device deleted on another console', () => {
+  const agents: AgentProcess[] = [];
+  const dirs: string[] = [];
+  let s: MessagingSetup;
+  let other: RunningConsole | undefined;
+  let service: LocalService;
+
+  afterAll(async () => {
+    await other?.close();
+    await service?.close();
+    await tearDown(s, { agents, dirs });
+  });
+
+  it('loses its MQTT connection, its SSH connection and its ingress name here within 2 s', async () => {
+    const httpPort = await freePort();
+    s = await mosquittoSetup(mosquittoBin()!, { TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(httpPort) });
+    service = await startLocalService('Served until deleted elsewhere');
+    const { admin, device } = await onlineMemberDevice(s, 'elsewhere', { agents, dirs });
+    const created = await s.tc.api(`/api/device/${device.id}/tunnel`, { method: 'POST', token: admin, json: { port: service.port, path: 'elsewhere' } });
+    const web = tunnelSchema.parse(await created.json());
+    expect((await s.tc.api(`/api/device/${device.id}/tunnel/${web.id}/start`, { method: 'POST', token: admin })).status).toBe(200);
+    expect((await ingressGet(httpPort, 'elsewhere.localhost')).status).toBe(200);
+    expect(await answersOn(s.tc, s.serverId, device.id)).toBe(true);
+    // The second console: same database, key and public URL, no broker or proxy of its own.
+    const port = await freePort();
+    other = await startConsole(
+      parseEnv({
+        ...{ PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: s.tc.env.PUBLIC_URL, DATA_DIR: s.tc.dataDir, DATABASE_URL: s.tc.env.DATABASE_URL },
+        ...{ LOG_LEVEL: 'silent', MQTT_EMBEDDED_PORT: '0', TUNNEL_SSH_PORT: '0' },
+      }),
+      { webDist: path.join(s.tc.dataDir, 'no-spa') },
+    );
+    await waitFor(() => other!.messaging!.hub.isConnected(s.serverId), 10_000, 'the second console connected to Mosquitto');
+    const deleted = await fetch(`http://127.0.0.1:${port}/api/device/${device.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin}` } });
+    expect(deleted.status, await deleted.clone().text()).toBe(204);
+    const from = Date.now();
+    await waitFor(async () => (await ingressGet(httpPort, 'elsewhere.localhost')).status === 404 || undefined, WITHIN_MS, 'the ingress to forget its name');
+    await waitFor(() => s.tc.proxy!.running.tunnels === 0 || undefined, WITHIN_MS, 'its SSH connection to end');
+    await waitFor(async () => !(await answersOn(s.tc, s.serverId, device.id)) || undefined, WITHIN_MS, 'its MQTT connection to end');
+    expect(Date.now() - from).toBeLessThan(WITHIN_MS + 500);
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { asc, gt, lt, sql } from 'drizzle-orm';
+import type { ProxyRevocations } from '@fleetlink/contract';
 import type { Db } from '../../db/client.js';
 import { deviceRevocations } from '../../db/schema/index.js';
 
@@ -14,14 +15,25 @@ export class DeviceRevocationsRepository {
 
   constructor(private readonly db: Db) {}
 
-  /** The cursor a proxy starts from: the latest revocation now. */
-  async latest(): Promise<number> {
+  /** The cursor a reader starts from: the latest revocation now. */
+  private async latest(): Promise<number> {
     const [row] = await this.db.select({ seq: sql<string | null>`max(${deviceRevocations.seq})` }).from(deviceRevocations);
     return Number(row?.seq ?? 0);
   }
 
+  /**
+   * The devices whose channels on one server (a tunnel proxy, the built-in broker) must end since
+   * the cursor: deleted or re-keyed ones, and those moved off that server. Null starts at the latest.
+   */
+  async forServer(serverId: string, after: string | null): Promise<ProxyRevocations> {
+    if (after === null) return { cursor: String(await this.latest()), devices: [], more: false };
+    const rows = await this.after(Number(after));
+    const devices = new Set(rows.filter((r) => r.serverId === null || r.serverId === serverId).map((r) => r.deviceId));
+    return { cursor: String(rows.at(-1)?.seq ?? after), devices: [...devices], more: rows.length === PAGE };
+  }
+
   /** Revocations after the cursor, in order; at most one page. */
-  async after(seq: number): Promise<{ seq: number; deviceId: string; serverId: string | null }[]> {
+  private async after(seq: number): Promise<{ seq: number; deviceId: string; serverId: string | null }[]> {
     await this.prune();
     return this.db
       .select({ seq: deviceRevocations.seq, deviceId: deviceRevocations.deviceId, serverId: deviceRevocations.serverId })
@@ -29,10 +41,6 @@ export class DeviceRevocationsRepository {
       .where(gt(deviceRevocations.seq, seq))
       .orderBy(asc(deviceRevocations.seq))
       .limit(PAGE);
-  }
-
-  get pageSize(): number {
-    return PAGE;
   }
 
   /** At most once a minute per console: the table only grows by devices deleted, re-keyed or moved. */

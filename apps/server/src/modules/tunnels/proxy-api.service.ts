@@ -88,12 +88,8 @@ export class ProxyApiService {
    * The devices whose connections at this proxy must end since the cursor: deleted or re-keyed ones,
    * and those moved off this proxy. Null starts a proxy at the latest revocation.
    */
-  async revocations(proxyServerId: string, after: string | null): Promise<ProxyRevocations> {
-    const { revocations } = this.deps;
-    if (after === null) return { cursor: String(await revocations.latest()), devices: [], more: false };
-    const rows = await revocations.after(Number(after));
-    const devices = new Set(rows.filter((r) => r.serverId === null || r.serverId === proxyServerId).map((r) => r.deviceId));
-    return { cursor: String(rows.at(-1)?.seq ?? after), devices: [...devices], more: rows.length === revocations.pageSize };
+  revocations(proxyServerId: string, after: string | null): Promise<ProxyRevocations> {
+    return this.deps.revocations.forServer(proxyServerId, after);
   }
 
   /** Whether a path on a custom domain, or on a proxy's own (null), is a registered tunnel. */
