@@ -133,6 +133,15 @@ describe('a standalone proxy', () => {
     expect(await proxyOf(second.id)).toBe(proxyServerId);
   });
 
+  it('ends a deleted device\'s SSH connection and ingress name within 2 s (issue 57)', async () => {
+    expect((await viaStandalone(`moving.${DOMAIN}`)).status).toBe(200);
+    const deleted = await s.tc.api(`/api/device/${deviceId}`, { method: 'DELETE', token: admin });
+    expect(deleted.status).toBe(204);
+    const from = Date.now();
+    await waitFor(async () => (await viaStandalone(`moving.${DOMAIN}`)).status === 404 || undefined, 2000, 'the standalone proxy to forget the name');
+    expect(Date.now() - from).toBeLessThan(2000);
+  });
+
   async function status(t: Tunnel) {
     return tunnelSchema.parse(await (await s.tc.api(`/api/device/${deviceId}/tunnel/${t.id}`, { token: admin })).json()).status;
   }
