@@ -183,7 +183,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
   });
   // Every TCP connection, from its first byte (ssh2 tells of one only once it sent its SSH version).
   (server as unknown as { _srv: NetServer })._srv.on('connection', (socket: Socket) => deadlines.admit(socket));
-  // A server closes once its connections have: the proxy's own stop ends them rather than wait.
+
   /** A device has at most SSH_PER_DEVICE connections: one more ends its oldest (likely one its agent already left). */
   function endOldest(deviceId: string, newest: Connection) {
     const held = [...signIns].filter(([c, s]) => c !== newest && s.deviceId === deviceId && !s.revoked);
@@ -192,6 +192,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     held[0]![1].revoke();
   }
 
+  // A server closes once its connections have: the proxy's own stop ends them rather than wait.
   return {
     server,
     endAll: () => connections.forEach((_, client) => client.end()),
