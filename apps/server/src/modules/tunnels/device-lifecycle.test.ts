@@ -6,7 +6,7 @@ import { ADMIN_EMAIL, answersOn, embeddedSetup, mosquittoBin, mosquittoSetup, en
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { startConsole, type RunningConsole } from '../../console.js';
-import { devices } from '../../db/schema/index.js';
+import { devices, tunnels } from '../../db/schema/index.js';
 import { parseEnv } from '../../env.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { ingressGet, startLocalService, startTcpEcho, tcpExchange, type LocalService } from './local-service.test-support.js';
@@ -83,6 +83,8 @@ describe('a device that loses its channels', () => {
     await within('its TCP port to close', async () => (await tcpExchange(tcpPort, Buffer.from('ping'))).error === 'ECONNREFUSED');
     await within('its SSH connection to end', async () => s.tc.proxy!.running.tunnels === 0);
     await within('its MQTT connection to end', async () => !(await answersOn(s.tc, s.serverId, device.id)));
+    // Its tunnels' rows went with it.
+    expect(await s.tc.database.db.select().from(tunnels).where(eq(tunnels.deviceId, device.id))).toEqual([]);
     // Nothing came back: the agent's logins are refused everywhere.
     await new Promise((r) => setTimeout(r, 1500));
     expect(s.tc.proxy!.running.tunnels).toBe(0);
