@@ -29,8 +29,14 @@ export interface LocalService {
  */
 export async function startLocalService(title = 'Hello from the device'): Promise<LocalService> {
   const seen: SeenRequest[] = [];
+  // One promise per connection, however many requests it carries.
+  const closed = new WeakMap<Socket, Promise<void>>();
+  const closedOf = (socket: Socket) => {
+    if (!closed.has(socket)) closed.set(socket, new Promise<void>((resolve) => (socket.closed ? resolve() : socket.once('close', () => resolve()))));
+    return closed.get(socket)!;
+  };
   const server: Server = createServer((req, res) => {
-    const connectionClosed = new Promise<void>((resolve) => (req.socket.closed ? resolve() : req.socket.once('close', () => resolve())));
+    const connectionClosed = closedOf(req.socket);
     if (req.url === '/early') {
       seen.push({ method: req.method ?? '', url: req.url, headers: req.headers, bodyBytes: 0, connectionClosed });
       res.writeHead(413, { 'content-type': 'text/plain' });
