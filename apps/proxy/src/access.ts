@@ -36,7 +36,7 @@ const CACHE_MS = 5 * 60_000;
  * Wrong credentials in a minute before the sender is told to wait: from one address, and for one
  * tunnel from all addresses together (guesses spread over many addresses are still counted).
  */
-export const FAILURES_PER_MINUTE = 20;
+const FAILURES_PER_MINUTE = 20;
 
 export type CredentialVerdict = 'passed' | 'refused' | 'blocked';
 

@@ -22,14 +22,15 @@ export interface SshServerOptions {
 /** Whom a connection signs in as (or did), and whether that device has lost its channels since. */
 interface SignIn {
   as: string | undefined;
-  /** Once signed in. */
+  /** Once signed in: the device, and the tag of the credentials it signed in with (each forward names it). */
   deviceId?: string;
+  credential?: string;
   revoked: boolean;
   revoke(): void;
 }
 
 /** Connections one device may hold at once (an agent needs one; a reconnecting one briefly two). */
-export const SSH_PER_DEVICE = 4;
+const SSH_PER_DEVICE = 4;
 
 /** A forward this connection holds, and the port a TCP tunnel is served on. */
 type Forward = ActiveTunnel & { listener?: TcpListener };
@@ -57,8 +58,6 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     // tunnel stalls on every one of them (issue 30's throughput run: 48 MB/s).
     // (ssh2 has it on the server's connections too; its types name it on the client only.)
     (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
-    let deviceId: string | undefined;
-    let credential = '';
     let gone = false;
     const signIn: SignIn = {
       as: undefined,
@@ -83,8 +82,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
         (login) => {
           if (signIn.revoked || login.deviceId !== ctx.username) return ctx.reject();
           signIn.deviceId = login.deviceId;
-          deviceId = login.deviceId;
-          credential = login.credential;
+          signIn.credential = login.credential;
           endOldest(login.deviceId, client);
           ctx.accept();
         },
@@ -96,6 +94,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     });
 
     client.on('request', (accept, reject, name, bind) => {
+      const { deviceId } = signIn;
       if (!deviceId || (name !== 'tcpip-forward' && name !== 'cancel-tcpip-forward')) return reject?.();
       if (name === 'cancel-tcpip-forward') {
         // Answered once the console has the new state: whoever asked for the disconnect reads it next.
@@ -108,7 +107,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     // A device forwards its ports here; it has nothing to run on the proxy.
     client.on('session', (_accept, reject) => reject());
     client.on('tcpip', (_accept, reject) => reject());
-    client.on('error', (err) => o.log.warn({ ...peer, deviceId, err: err.message }, 'proxy: SSH connection error'));
+    client.on('error', (err) => o.log.warn({ ...peer, deviceId: signIn.deviceId, err: err.message }, 'proxy: SSH connection error'));
     client.on('close', () => {
       gone = true;
       signIns.delete(client);
@@ -126,7 +125,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
       if (forwards.has(bindPort)) return refuse(`Port ${bindPort} is forwarded already on this connection.`);
       let fwd;
       try {
-        fwd = await o.console.forward(device, bindPort, credential);
+        fwd = await o.console.forward(device, bindPort, signIn.credential!);
       } catch (err) {
         return refuse((err as Error).message);
       }

@@ -14,13 +14,13 @@ export const SLOW_BODY_MESSAGE = 'The request body came too slowly: the connecti
 export const slowHeaderOptions = (limits: SlowRequestLimits = SLOW_REQUEST_LIMITS) => ({ headersTimeout: limits.headersMs, connectionsCheckingInterval: limits.checkEveryMs });
 
 /**
- * Cuts requests whose body arrives slower than the limits, answering 408 (`answer` writes it, in the
+ * Cuts requests whose body arrives slower than the limits (their headers' deadline is the server's
+ * own: create it with `slowHeaderOptions`), answering 408 (`answer` writes it, in the
  * server's own format) and closing the connection. Time spent waiting on the server itself (a body
  * it has paused, or not read yet) does not count against the client. The socket's byte count is
  * watched, never the body: a listener on it would start the body flowing before its reader is there.
  */
 export function cutSlowRequests(server: Server, answer: (res: ServerResponse) => void, limits: SlowRequestLimits = SLOW_REQUEST_LIMITS): void {
-  server.headersTimeout = limits.headersMs;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!hasBody(req)) return;
     const socket = req.socket;

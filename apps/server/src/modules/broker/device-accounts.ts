@@ -8,10 +8,10 @@ import type { MessageHub } from './message-hub.js';
  * too. Tunnel proxies hear of it from the database (device_revocations).
  */
 export class DeviceAccounts {
-  constructor(private readonly o: { servers: Pick<ServersRepository, 'assignedTo'>; hub: Pick<MessageHub, 'removeDevice' | 'disconnectDevice'> }) {}
+  constructor(private readonly o: { servers: Pick<ServersRepository, 'assignments'>; hub: Pick<MessageHub, 'removeDevice' | 'disconnectDevice'> }) {}
 
   async retire<T>(deviceId: string, change: () => Promise<T>): Promise<T> {
-    const message = (await this.o.servers.assignedTo(deviceId)).find((s) => s.type === 'MESSAGE');
+    const message = (await this.o.servers.assignments(deviceId)).find((s) => s.type === 'MESSAGE');
     if (message) await this.o.hub.removeDevice(message.id, deviceId);
     const result = await change();
     this.o.hub.disconnectDevice(deviceId);

@@ -128,18 +128,20 @@ export class EmbeddedBroker {
 
   /** Closes the device's connection, if it has one (its account was retired). */
   disconnectDevice(deviceId: string): void {
-    // Aedes keeps its connected clients by id (what its own takeover uses), but its types omit it.
-    const clients = (this.aedes as unknown as { clients?: Record<string, Client | undefined> } | undefined)?.clients;
-    const client = clients?.[agentClientId(deviceId)];
+    const client = this.clients()[agentClientId(deviceId)];
     if (!client) return;
     this.opts.log.info({ clientId: client.id, deviceId }, 'MQTT connection closed: the device account was retired');
     client.close();
   }
 
+  /** The connected clients by id: Aedes keeps them so (what its own takeover uses), but its types omit it. */
+  private clients(): Record<string, Client | undefined> {
+    return (this.aedes as unknown as { clients?: Record<string, Client | undefined> } | undefined)?.clients ?? {};
+  }
+
   /** Closes every device's connection (they sign in again, each checked anew). */
   disconnectAllDevices(): void {
-    const clients = (this.aedes as unknown as { clients?: Record<string, Client | undefined> } | undefined)?.clients ?? {};
-    for (const client of Object.values(clients)) if (client && this.identities.get(client)?.kind === 'device') client.close();
+    for (const client of Object.values(this.clients())) if (client && this.identities.get(client)?.kind === 'device') client.close();
   }
 
   /** Stops listening and drops every connection (clients see the broker go away). */

@@ -54,7 +54,7 @@ export async function startEmbeddedBroker(o: {
       async authenticate(username, password) {
         const deviceId = await o.credentials.verify(username, password);
         // Only devices assigned here: one moved to another message server has nothing left here.
-        if (deviceId) return !serverId || (await o.servers.assignedTo(deviceId)).some((s) => s.id === serverId) ? { kind: 'device', deviceId } : undefined;
+        if (deviceId) return !serverId || (await o.servers.assignments(deviceId)).some((s) => s.id === serverId) ? { kind: 'device', deviceId } : undefined;
         return (await isConsole(username, password)) ? { kind: 'console' } : undefined;
       },
     },

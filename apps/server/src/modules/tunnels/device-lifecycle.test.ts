@@ -1,4 +1,4 @@
-import { tunnelSchema, tunnelStatusSchema, type Tunnel } from '@fleetlink/contract';
+import type { Tunnel } from '@fleetlink/contract';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
@@ -10,6 +10,7 @@ import { devices, tunnels } from '../../db/schema/index.js';
 import { parseEnv } from '../../env.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { ingressGet, startLocalService, startTcpEcho, tcpExchange, type LocalService } from './local-service.test-support.js';
+import { connectTunnel, createTunnel } from './tunnel-api.test-support.js';
 
 /** The issue's bound: from the change to the last channel gone. */
 const WITHIN_MS = 2000;
@@ -28,16 +29,8 @@ describe('a device that loses its channels', () => {
   let httpPort: number;
   let sshPort: number;
 
-  const tunnel = async (deviceId: string, json: object): Promise<Tunnel> => {
-    const res = await s.tc.api(`/api/device/${deviceId}/tunnel`, { method: 'POST', token: admin, json });
-    expect(res.status, await res.clone().text()).toBe(201);
-    return tunnelSchema.parse(await res.json());
-  };
-  const connect = async (deviceId: string, t: Tunnel) => {
-    const res = await s.tc.api(`/api/device/${deviceId}/tunnel/${t.id}/start`, { method: 'POST', token: admin });
-    expect(res.status, await res.clone().text()).toBe(200);
-    return tunnelStatusSchema.parse(await res.json());
-  };
+  const tunnel = (deviceId: string, json: object) => createTunnel(s.tc, admin, deviceId, json);
+  const connect = (deviceId: string, t: Tunnel) => connectTunnel(s.tc, admin, deviceId, t);
   /** The proxy API as the built-in proxy calls it, with its own credentials. */
   const asProxy = async (path: string, json: object) => {
     const proxy = await new ServersRepository(s.tc.database.db, s.tc.box).findById(s.tc.proxy!.serverId);
@@ -177,9 +170,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !mosquittoBin())('a device del
     s = await mosquittoSetup(mosquittoBin()!, { TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(httpPort) });
     service = await startLocalService('Served until deleted elsewhere');
     const { admin, device } = await onlineMemberDevice(s, 'elsewhere', { agents, dirs });
-    const created = await s.tc.api(`/api/device/${device.id}/tunnel`, { method: 'POST', token: admin, json: { port: service.port, path: 'elsewhere' } });
-    const web = tunnelSchema.parse(await created.json());
-    expect((await s.tc.api(`/api/device/${device.id}/tunnel/${web.id}/start`, { method: 'POST', token: admin })).status).toBe(200);
+    await connectTunnel(s.tc, admin, device.id, await createTunnel(s.tc, admin, device.id, { port: service.port, path: 'elsewhere' }));
     expect((await ingressGet(httpPort, 'elsewhere.localhost')).status).toBe(200);
     expect(await answersOn(s.tc, s.serverId, device.id)).toBe(true);
     // The second console: same database, key and public URL, no broker or proxy of its own.

@@ -3,13 +3,13 @@ import type { ProxyRevocations } from '@fleetlink/contract';
 import type { Db } from '../../db/client.js';
 import { deviceRevocations } from '../../db/schema/index.js';
 
-/** Rows read per call: a proxy with more to catch up on asks again at once. */
+/** Rows read per call: a reader with more to catch up on asks again at once. */
 const PAGE = 1000;
-/** How long rows are kept: a proxy that could not ask for longer ends all its connections (proxy revocation-watch). */
+/** How long rows are kept: a reader that could not ask for longer ends all its connections (RevocationWatch). */
 const KEEP = '1 day';
 const PRUNE_EVERY_MS = 60_000;
 
-/** The revocations the database's triggers write (migration 0018), as tunnel proxies read them. */
+/** The revocations the database's triggers write (migration 0018), as tunnel proxies and the built-in broker read them. */
 export class DeviceRevocationsRepository {
   private prunedAt = 0;
 

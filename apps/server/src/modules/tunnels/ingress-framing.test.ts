@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
-import { tunnelSchema } from '@fleetlink/contract';
 import { SLOW_BODY_MESSAGE, SLOW_REQUEST_LIMITS } from '@fleetlink/contract/slow-requests';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
 import { embeddedSetup, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { slowClient } from '../../testing/slow-client.test-support.js';
 import { startLocalService, type LocalService } from './local-service.test-support.js';
+import { connectTunnel, createTunnel } from './tunnel-api.test-support.js';
 
 const HOST = 'framed.localhost';
 /** A whole second request, as a smuggler hides it in a body. */
@@ -51,9 +51,7 @@ describe('the ingress framing', () => {
     s = await embeddedSetup({ TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(httpPort) });
     service = await startLocalService();
     const { admin, device } = await onlineMemberDevice(s, 'framed', { agents, dirs });
-    const created = await s.tc.api(`/api/device/${device.id}/tunnel`, { method: 'POST', token: admin, json: { port: service.port, path: 'framed' } });
-    const tunnel = tunnelSchema.parse(await created.json());
-    expect((await s.tc.api(`/api/device/${device.id}/tunnel/${tunnel.id}/start`, { method: 'POST', token: admin })).status).toBe(200);
+    await connectTunnel(s.tc, admin, device.id, await createTunnel(s.tc, admin, device.id, { port: service.port, path: 'framed' }));
     await waitFor(async () => (await raw(head('GET', '/', 'Connection: close\r\n\r\n'))).startsWith('HTTP/1.1 200') || undefined, 5000, 'the tunnel served');
   });
   beforeEach(() => {

@@ -51,7 +51,7 @@ export class ProxyApiService {
    * device's (no key reset since it signed in), and the device must still be on this proxy.
    */
   async forward(proxyServerId: string, deviceId: string, port: number, credential: string): Promise<ProxyForward> {
-    const [current, assigned] = await Promise.all([this.deps.credentials.credentialOf(deviceId), this.deps.servers.assignedTo(deviceId)]);
+    const [current, assigned] = await Promise.all([this.deps.credentials.credentialOf(deviceId), this.deps.servers.assignments(deviceId)]);
     if (!current || !safeEqual(current, credential)) throw unauthenticated("The device's credentials changed since this connection signed in: it signs in again.");
     if (!assigned.some((s) => s.id === proxyServerId)) throw new AppError(403, ErrorCode.Forbidden, 'The device is assigned to another tunnel proxy.');
     const tunnel = await this.deps.repo.byPort(deviceId, port);

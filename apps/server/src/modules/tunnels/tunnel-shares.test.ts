@@ -1,13 +1,14 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { SSH_SIGN_IN_MS, SSH_UNAUTHENTICATED_PER_ADDRESS } from '@fleetlink/proxy';
-import { tunnelSchema, type Tunnel } from '@fleetlink/contract';
+import type { Tunnel } from '@fleetlink/contract';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-error.js';
 import { freePort } from '../../testing/test-console.js';
 import { ADMIN_EMAIL, embeddedSetup, enrollByHand, memberDevice, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { startTcpEcho, tcpExchange } from './local-service.test-support.js';
+import { createTunnel, startTunnel } from './tunnel-api.test-support.js';
 
 /**
  * Issue 57: one device cannot take the proxy's TCP ports or its SSH server from everyone else: a
@@ -25,12 +26,8 @@ describe('fair shares of the proxy', () => {
   let echo: { port: number; close(): Promise<void> };
   let range: { from: number; to: number };
 
-  const tunnel = async (deviceId: string, json: object): Promise<Tunnel> => {
-    const res = await s.tc.api(`/api/device/${deviceId}/tunnel`, { method: 'POST', token: admin, json });
-    expect(res.status, await res.clone().text()).toBe(201);
-    return tunnelSchema.parse(await res.json());
-  };
-  const start = (deviceId: string, t: Tunnel) => s.tc.api(`/api/device/${deviceId}/tunnel/${t.id}/start`, { method: 'POST', token: admin });
+  const tunnel = (deviceId: string, json: object) => createTunnel(s.tc, admin, deviceId, json);
+  const start = (deviceId: string, t: Tunnel) => startTunnel(s.tc, admin, deviceId, t);
   /** An SSH connection signed in as a device that serves each forwarded connection one greeting. */
   const signIn = async (account: { username: string; password: string }, greeting: string) => {
     const client = new ssh2.Client();
