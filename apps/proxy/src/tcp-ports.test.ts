@@ -50,7 +50,7 @@ describe('TCP tunnel ports', () => {
     // An older connection that closes leaves the port to the newest.
     await held[0]!.close();
     expect((await ports.open(tunnel('second'))).port).toBe(from + 1);
-    await expect(ports.open(tunnel('third'))).rejects.toThrow('This device has 2 TCP tunnels connected at this proxy, the most one device may have: disconnect one of them first.');
+    await expect(ports.open(tunnel('third'))).rejects.toThrow('This device has 2 TCP tunnels connected at this proxy, the most one device may have: disconnect one first.');
     // Another device still gets its ports.
     expect((await ports.open(tunnel('theirs', 'e'))).port).toBe(from + 2);
     // The newest connection's close gives the port back.

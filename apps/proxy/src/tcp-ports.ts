@@ -51,7 +51,7 @@ export class TcpPorts {
     }
     const held = [...this.byTunnel.values()].filter((s) => s.tunnel.deviceId === tunnel.deviceId).length;
     if (held >= this.o.maxPerDevice) {
-      throw new NoTcpPort(`This device has ${held} TCP tunnels connected at this proxy, the most one device may have: disconnect one of them first.`);
+      throw new NoTcpPort(`This device has ${held} TCP tunnel${held === 1 ? '' : 's'} connected at this proxy, the most one device may have: disconnect one first.`);
     }
     // Claimed before the first await: a forward of the same tunnel meanwhile shares the port.
     const served = { sockets: new Set<Socket>(), tunnel } as Served;

@@ -85,7 +85,7 @@ describe('fair shares of the proxy', () => {
     expect((await start(device.id, mine[0]!)).status).toBe(200);
     expect((await start(device.id, mine[1]!)).status).toBe(200);
     const pastShare = await expectError(await start(device.id, mine[2]!), 409);
-    expect(pastShare.message).toBe('This device has 2 TCP tunnels connected at this proxy, the most one device may have: disconnect one of them first.');
+    expect(pastShare.message).toBe('This device has 2 TCP tunnels connected at this proxy, the most one device may have: disconnect one first.');
 
     // The range full: it says that instead.
     expect((await s.tc.api(`/api/device/${device.id}/tunnel/${mine[1]!.id}/stop`, { method: 'POST', token: admin })).status).toBe(200);
