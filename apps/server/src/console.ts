@@ -18,6 +18,7 @@ import pino from 'pino';
 import { loggerOptions } from './lib/logger.js';
 import type { SecretBox } from './lib/secret-box.js';
 import { loadSecretKey } from './modules/system/secret-key.js';
+import { keepDataDirPrivate } from './modules/system/private-data-dir.js';
 import { openSecretsAtRest } from './modules/system/secrets-at-rest.js';
 import { loadOrCreateSecrets, publicJwks } from './idp/secrets.js';
 
@@ -40,7 +41,16 @@ export interface RunningConsole {
 
 /** Composition root: opens every part the configuration selects, then listens. */
 export async function startConsole(env: Env, opts: { webDist?: string } = {}): Promise<RunningConsole> {
+  // An older console (or PGlite, whatever the umask) left files other users could read: say so once.
+  const widened = keepDataDirPrivate(env.DATA_DIR);
+  if (widened > 0) {
+    pino(loggerOptions(env.LOG_LEVEL, 'data')).warn(
+      { dataDir: env.DATA_DIR, entries: widened },
+      'DATA_DIR held files and folders other users of this machine could read or change; they are now private to this user (0600 and 0700)',
+    );
+  }
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  keepDataDirPrivate(env.DATA_DIR);
   let box: SecretBox;
   try {
     box = await openSecretsAtRest(database.db, loadSecretKey(env));

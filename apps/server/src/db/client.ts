@@ -31,7 +31,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
 }
 
 async function openPglite(dir: string): Promise<Database> {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   let client: PGlite;
   try {
     client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });

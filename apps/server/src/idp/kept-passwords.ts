@@ -31,7 +31,7 @@ export function keepPasswords(dataDir: string, passwords: { email: string; passw
   const file = keptPasswordsPath(dataDir);
   const kept = readKeptPasswords(dataDir);
   for (const p of passwords) kept.set(p.email, p.password);
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, HEADER + [...kept].map(([email, password]) => `${email} ${password}\n`).join(''), { mode: 0o600 });
   // writeFileSync's mode applies to a new file only.
   chmodSync(file, 0o600);

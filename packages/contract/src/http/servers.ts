@@ -62,49 +62,75 @@ export const serverRequiredByType: Record<ServerType, readonly (keyof typeof ser
 const optionalText = (label: string, max = SERVER_TEXT_MAX) =>
   z.string({ error: `${label} must be text.` }).trim().max(max, messages.maxLength(label, max)).nullish();
 
+/** The server fields that are secrets: written, never answered (a server answer says whether each is set). */
+export const serverSecretFields = ['password', 'trustStorePassword'] as const;
+export type ServerSecretField = (typeof serverSecretFields)[number];
+
+/**
+ * The fields a server of its type still lacks (SPEC §5), with their messages; a secret the console
+ * keeps (`kept`) counts as filled, since a blank one in an update leaves it as it is.
+ */
+export function serverMissingFields(
+  form: { type: ServerType } & Partial<Record<keyof typeof serverLabels, unknown>>,
+  kept: Partial<Record<ServerSecretField, boolean>> = {},
+): Partial<Record<keyof typeof serverLabels, string>> {
+  const missing: Partial<Record<keyof typeof serverLabels, string>> = {};
+  for (const field of serverRequiredByType[form.type] ?? []) {
+    if (kept[field as ServerSecretField]) continue;
+    const value = form[field];
+    if (value === undefined || value === null || String(value).trim() === '') missing[field] = messages.required(serverLabels[field]);
+  }
+  return missing;
+}
+
 /**
  * The server form (SPEC §5): one schema for the SPA form and POST /api/server, PUT /api/server/{id}.
- * Type, URL, max capacity and status are always required; the rest depends on the type.
+ * Type, URL, max capacity and status are always required; the rest depends on the type (`required`):
+ * all of it for a new server; on the edit page all but the secrets the server keeps; in an update's
+ * body none, which the console checks against what it keeps (a built-in server's are its own).
  */
-export const serverFormSchema = z
-  .object({
-    type: z.enum(serverTypes, { error: messages.required(serverLabels.type) }),
-    url: requiredText(serverLabels.url, SERVER_URL_MAX).regex(SERVER_URL_PATTERN, messages.pattern(serverLabels.url)),
-    notes: optionalText(serverLabels.notes, SERVER_NOTES_MAX),
-    maxCapacity: z.coerce
-      .number({ error: messages.required(serverLabels.maxCapacity) })
-      .int(messages.pattern(serverLabels.maxCapacity))
-      .min(1, messages.min(serverLabels.maxCapacity, 1))
-      .max(SERVER_MAX_CAPACITY_MAX, messages.max(serverLabels.maxCapacity, SERVER_MAX_CAPACITY_MAX)),
-    status: z.enum(serverStatuses, { error: messages.required(serverLabels.status) }),
-    /** Private to one organization; empty means a public shared server. */
-    organization: z.union([z.uuid({ error: 'Organization is not valid.' }), z.literal('')]).nullish(),
-    username: optionalText(serverLabels.username),
-    password: optionalText(serverLabels.password),
-    trustStore: z
-      .string({ error: `${serverLabels.trustStore} must be text.` })
-      .trim()
-      .max(SERVER_TRUST_STORE_MAX, TRUST_STORE_TOO_BIG)
-      .regex(/^[A-Za-z0-9+/=\s]*$/, messages.pattern(serverLabels.trustStore))
-      // Base64 rounds up to whole groups of 4, so the text's length alone lets up to 2 bytes more in.
-      .refine((v) => base64Bytes(v) <= SERVER_TRUST_STORE_MAX_BYTES, TRUST_STORE_TOO_BIG)
-      .nullish(),
-    trustStorePassword: optionalText(serverLabels.trustStorePassword),
-    blobBaseUrl: optionalText(serverLabels.blobBaseUrl),
-    hostKey: optionalText(serverLabels.hostKey, 4096),
-  })
-  .superRefine((form, ctx) => {
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(form.url)?.[1]?.toLowerCase();
-    if (scheme && serverSchemesByType[form.type] && !serverSchemesByType[form.type].includes(scheme)) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: serverSchemeMessage(form.type) });
-    }
-    for (const field of serverRequiredByType[form.type] ?? []) {
-      const value = form[field];
-      if (value === undefined || value === null || String(value).trim() === '') {
-        ctx.addIssue({ code: 'custom', path: [field], message: messages.required(serverLabels[field]) });
+const serverFormSchemaOf = (required: 'all' | 'keptSecrets' | 'checkedByConsole') =>
+  z
+    .object({
+      type: z.enum(serverTypes, { error: messages.required(serverLabels.type) }),
+      url: requiredText(serverLabels.url, SERVER_URL_MAX).regex(SERVER_URL_PATTERN, messages.pattern(serverLabels.url)),
+      notes: optionalText(serverLabels.notes, SERVER_NOTES_MAX),
+      maxCapacity: z.coerce
+        .number({ error: messages.required(serverLabels.maxCapacity) })
+        .int(messages.pattern(serverLabels.maxCapacity))
+        .min(1, messages.min(serverLabels.maxCapacity, 1))
+        .max(SERVER_MAX_CAPACITY_MAX, messages.max(serverLabels.maxCapacity, SERVER_MAX_CAPACITY_MAX)),
+      status: z.enum(serverStatuses, { error: messages.required(serverLabels.status) }),
+      /** Private to one organization; empty means a public shared server. */
+      organization: z.union([z.uuid({ error: 'Organization is not valid.' }), z.literal('')]).nullish(),
+      username: optionalText(serverLabels.username),
+      password: optionalText(serverLabels.password),
+      trustStore: z
+        .string({ error: `${serverLabels.trustStore} must be text.` })
+        .trim()
+        .max(SERVER_TRUST_STORE_MAX, TRUST_STORE_TOO_BIG)
+        .regex(/^[A-Za-z0-9+/=\s]*$/, messages.pattern(serverLabels.trustStore))
+        // Base64 rounds up to whole groups of 4, so the text's length alone lets up to 2 bytes more in.
+        .refine((v) => base64Bytes(v) <= SERVER_TRUST_STORE_MAX_BYTES, TRUST_STORE_TOO_BIG)
+        .nullish(),
+      trustStorePassword: optionalText(serverLabels.trustStorePassword),
+      blobBaseUrl: optionalText(serverLabels.blobBaseUrl),
+      hostKey: optionalText(serverLabels.hostKey, 4096),
+    })
+    .superRefine((form, ctx) => {
+      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(form.url)?.[1]?.toLowerCase();
+      if (scheme && serverSchemesByType[form.type] && !serverSchemesByType[form.type].includes(scheme)) {
+        ctx.addIssue({ code: 'custom', path: ['url'], message: serverSchemeMessage(form.type) });
       }
-    }
-  });
+      if (required === 'checkedByConsole') return;
+      const missing = serverMissingFields(form, required === 'keptSecrets' ? { password: true, trustStorePassword: true } : {});
+      for (const [field, message] of Object.entries(missing)) ctx.addIssue({ code: 'custom', path: [field], message });
+    });
+export const serverFormSchema = serverFormSchemaOf('all');
+/** The edit page's form: a blank password or trust store password keeps the one set. */
+export const serverEditFormSchema = serverFormSchemaOf('keptSecrets');
+/** PUT /api/server/{id}'s body: which fields are required the console decides from what it keeps. */
+export const serverUpdateFormSchema = serverFormSchemaOf('checkedByConsole');
 export type ServerForm = z.infer<typeof serverFormSchema>;
 export type ServerFormInput = z.input<typeof serverFormSchema>;
 
@@ -142,11 +168,17 @@ export const serverSchema = z.object({
   devicesCount: z.number().int(),
   organization: z.object({ id: z.string(), name: z.string() }).nullable(),
   username: z.string().nullable(),
-  password: z.string().nullable(),
+  /** Whether a password is set: the password itself is never answered. */
+  passwordSet: z.boolean(),
   trustStore: z.string().nullable(),
-  trustStorePassword: z.string().nullable(),
+  trustStorePasswordSet: z.boolean(),
   blobBaseUrl: z.string().nullable(),
   hostKey: z.string().nullable(),
+  /**
+   * Started with the console (its built-in broker or proxy): its address and the console's
+   * credentials on it are the console's own; only capacity, status and notes can change.
+   */
+  builtIn: z.boolean(),
   /** The hub's connection to a MESSAGE server right now; null for PROXY servers. */
   connected: z.boolean().nullable(),
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { devices } from './devices.js';
 import { organizations } from './organizations.js';
 
@@ -26,6 +26,8 @@ export const servers = pgTable(
     hostKey: text('host_key'),
     /** PROXY: the domain it serves tunnels on, as it said when it last started (`{path}.{domain}`). */
     tunnelDomain: text('tunnel_domain'),
+    /** Started with the console (its broker or proxy): address and credentials are the console's own. */
+    builtIn: boolean('built_in').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

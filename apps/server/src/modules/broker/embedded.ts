@@ -13,8 +13,8 @@ const EMBEDDED_SERVER = 'embeddedServerId';
 
 /**
  * Starts the built-in broker and, on the first start only, registers it as the default MESSAGE
- * server (an administrator may later edit or remove that registration). The console connects to it
- * with the credentials of that server entry.
+ * server, built in (an administrator may change its capacity, status and notes, or remove it). The
+ * console connects to it with its own account, which no one else can read.
  */
 export async function startEmbeddedBroker(o: {
   db: Db;
@@ -30,22 +30,10 @@ export async function startEmbeddedBroker(o: {
     password: randomBytes(24).toString('base64url'),
   }));
   let serverId: string | undefined;
-  // The console's own account, as registered (an administrator may change it). Device logins, the
-  // many, cost one lookup; the console's own reads its registration only when the cached one fails.
-  // A changed password stops working within seconds even if nobody fails a login meanwhile.
-  let registered: { username: string | null; password: string | null } | undefined;
-  let registeredAt = 0;
-  const isConsole = async (username: string, password: string) => {
-    for (const fresh of [false, true]) {
-      if (fresh || !registered || Date.now() - registeredAt > 5000) {
-        registered = serverId ? await o.servers.account(serverId) : undefined;
-        registeredAt = Date.now();
-      }
-      const expected = registered?.username && registered.password ? { username: registered.username, password: registered.password } : account;
-      if (username === expected.username && safeEqual(password, expected.password)) return true;
-    }
-    return false;
-  };
+  // The console's own account is made here and kept sealed: no person can read or set it (the
+  // server answer holds no password and a built-in server's credentials cannot be edited), so
+  // whatever runs on a device as the console goes through the console's API and its audit trail.
+  const isConsole = (username: string, password: string) => username === account.username && safeEqual(password, account.password);
   const broker = new EmbeddedBroker({
     host: o.host,
     port: o.port,
@@ -55,7 +43,7 @@ export async function startEmbeddedBroker(o: {
         const deviceId = await o.credentials.verify(username, password);
         // Only devices assigned here: one moved to another message server has nothing left here.
         if (deviceId) return !serverId || (await o.servers.assignments(deviceId)).some((s) => s.id === serverId) ? { kind: 'device', deviceId } : undefined;
-        return (await isConsole(username, password)) ? { kind: 'console' } : undefined;
+        return isConsole(username, password) ? { kind: 'console' } : undefined;
       },
     },
   });
@@ -69,6 +57,8 @@ export async function startEmbeddedBroker(o: {
   const [found] = await o.db.select().from(brokerSettings).where(eq(brokerSettings.name, EMBEDDED_SERVER));
   if (found) {
     serverId = found.value as string;
+    // An older console let an administrator edit this registration: the console's account is its own again.
+    await o.servers.update(serverId, { builtIn: true, username: account.username, password: account.password });
   } else {
     serverId = await o.servers.insert({
       type: 'MESSAGE',
@@ -77,6 +67,7 @@ export async function startEmbeddedBroker(o: {
       username: account.username,
       password: account.password,
       status: 'ONLINE',
+      builtIn: true,
     });
     await o.db.insert(brokerSettings).values({ name: EMBEDDED_SERVER, value: serverId });
   }

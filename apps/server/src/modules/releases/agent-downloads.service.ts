@@ -6,6 +6,7 @@ import { agentBundleOf, releaseBranchesFor, type AgentDownloadKind, type AgentDo
 import { create, extract } from 'tar';
 import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/app-error.js';
+import { keepPrivate } from '../../lib/private-files.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { BlobStore } from '../transfers/blobs/blob-store.js';
 import type { BundleRecord, ReleasesRepository } from './releases.repository.js';
@@ -92,7 +93,7 @@ export class AgentDownloadsService {
   }
 
   private async make(bundle: BundleRecord, dir: string, names: Record<AgentDownloadKind, string>) {
-    mkdirSync(this.deps.cacheDir, { recursive: true });
+    mkdirSync(this.deps.cacheDir, { recursive: true, mode: 0o700 });
     const work = mkdtempSync(path.join(this.deps.cacheDir, '.build-'));
     try {
       const top = `fleetlink-agent-${bundle.version}`;
@@ -112,10 +113,11 @@ export class AgentDownloadsService {
       }
       writeFileSync(path.join(work, top, 'current'), `${bundle.version}\n`);
       const out = path.join(work, 'out');
-      mkdirSync(out);
+      mkdirSync(out, { mode: 0o700 });
       await create({ gzip: true, file: path.join(out, names.portable), cwd: work, portable: true }, [top]);
       const script = readFileSync(path.join(launcher, 'install.sh'), 'utf8');
-      writeFileSync(path.join(out, names.installer), Buffer.concat([Buffer.from(`${script.trimEnd()}\n${INSTALLER_ARCHIVE_MARKER}\n`), readFileSync(path.join(out, names.portable))]), { mode: 0o755 });
+      writeFileSync(path.join(out, names.installer), Buffer.concat([Buffer.from(`${script.trimEnd()}\n${INSTALLER_ARCHIVE_MARKER}\n`), readFileSync(path.join(out, names.portable))]), { mode: 0o700 });
+      keepPrivate(out);
       rmSync(dir, { recursive: true, force: true });
       renameSync(out, dir);
     } finally {

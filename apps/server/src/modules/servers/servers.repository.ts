@@ -96,12 +96,6 @@ export class ServersRepository {
       .where(eq(deviceServers.deviceId, deviceId));
   }
 
-  /** The console's own account on a server (a primary-key lookup, for every broker login). */
-  async account(id: string): Promise<Pick<ServerRow, 'username' | 'password'> | undefined> {
-    const [row] = await this.db.select({ username: servers.username, password: servers.password }).from(servers).where(eq(servers.id, id));
-    return row && this.opened(row);
-  }
-
   /**
    * The servers of a type that take new devices, least loaded first (SPEC §5 assignment): the
    * organization's private servers when it has any online, otherwise the shared ones. All of them,

@@ -5,6 +5,7 @@ import {
   serverMigrateParamsSchema,
   serverParamsSchema,
   serverSchema,
+  serverUpdateFormSchema,
   serversReloadResultSchema,
   RealmRole,
 } from '@fleetlink/contract';
@@ -14,7 +15,10 @@ import type { ServersService } from './servers.service.js';
 
 const admin = { roles: [RealmRole.Admin] };
 
-/** Servers administration (SPEC §7 Servers), realm ADMIN only: credentials never reach anyone else. */
+/**
+ * Servers administration (SPEC §7 Servers), realm ADMIN only. Passwords are written here and never
+ * answered, not even to ADMIN: a server answer says whether one is set.
+ */
 export const serversRoutes: FastifyPluginAsyncZod<{ service: ServersService }> = async (app, { service }) => {
   const tags = ['servers'];
   app.get('/servers', { config: admin, schema: { tags, summary: 'The message and proxy servers with their load', response: { 200: z.array(serverSchema) } } }, () => service.list());
@@ -27,7 +31,7 @@ export const serversRoutes: FastifyPluginAsyncZod<{ service: ServersService }> =
     reply.code(201).send(await service.create(req.principal, req.body)),
   );
 
-  app.put('/server/:id', { config: admin, schema: { tags, summary: 'Change a server (its type only while it has no devices)', params: serverParamsSchema, body: serverFormSchema, response: { 200: serverSchema } } }, (req) =>
+  app.put('/server/:id', { config: admin, schema: { tags, summary: 'Change a server (its type only while it has no devices)', params: serverParamsSchema, body: serverUpdateFormSchema, response: { 200: serverSchema } } }, (req) =>
     service.update(req.principal, req.params.id, req.body),
   );
 

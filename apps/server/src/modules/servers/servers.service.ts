@@ -1,4 +1,4 @@
-import { AuditKind, type Server, type ServerForm } from '@fleetlink/contract';
+import { AuditKind, serverMissingFields, type Server, type ServerForm } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
@@ -18,6 +18,22 @@ const serverDetails = (form: ServerForm) => ({
 });
 
 const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
+
+/** The fields a server still lacks once a blank secret is taken as the one it keeps (SPEC §5). */
+function requireFilled(values: ServerInsert) {
+  const missing = serverMissingFields({ ...values, type: values.type });
+  const first = Object.values(missing)[0];
+  if (first) throw badRequest(first, missing);
+}
+
+/** The fields of a built-in server that are the console's own; only capacity, status and notes are the administrator's. */
+const builtInFields = ['type', 'url', 'organizationId', 'username', 'password', 'trustStore', 'trustStorePassword', 'blobBaseUrl', 'hostKey'] as const;
+const BUILT_IN_FIXED = 'A built-in server is started with the console: only its max capacity, status and notes can change.';
+
+function refuseBuiltInChanges(before: ServerWithLoad, values: ServerInsert) {
+  const changed = builtInFields.filter((f) => (values[f] ?? null) !== (before[f] ?? null));
+  if (changed.length > 0) throw badRequest(BUILT_IN_FIXED, Object.fromEntries(changed.map((f) => [f === 'organizationId' ? 'organization' : f, BUILT_IN_FIXED])));
+}
 
 /** Server administration, assignment moves and the hub's connections (all realm ADMIN). */
 export class ServersService {
@@ -42,11 +58,12 @@ export class ServersService {
       devicesCount: row.devicesCount,
       organization: row.organizationId ? { id: row.organizationId, name: row.organizationName ?? '' } : null,
       username: row.username,
-      password: row.password,
+      passwordSet: row.password !== null,
       trustStore: row.trustStore,
-      trustStorePassword: row.trustStorePassword,
+      trustStorePasswordSet: row.trustStorePassword !== null,
       blobBaseUrl: row.blobBaseUrl,
       hostKey: row.hostKey,
+      builtIn: row.builtIn,
       connected: row.type === 'MESSAGE' ? (this.hub.isConnected(row.id) ?? false) : null,
     };
   }
@@ -61,7 +78,8 @@ export class ServersService {
     return this.toDto(row);
   }
 
-  private async values(form: ServerForm): Promise<ServerInsert> {
+  /** What a form writes; on an update, a blank secret keeps the one set (it is never answered, so never sent back). */
+  private async values(form: ServerForm, before?: ServerWithLoad): Promise<ServerInsert> {
     const organizationId = blank(form.organization);
     if (organizationId && !(await this.repo.organizationExists(organizationId))) {
       throw badRequest('Organization not found.', { organization: 'Organization not found.' });
@@ -74,9 +92,9 @@ export class ServersService {
       status: form.status,
       organizationId,
       username: blank(form.username),
-      password: blank(form.password),
+      password: blank(form.password) ?? before?.password ?? null,
       trustStore: blank(form.trustStore)?.replace(/\s+/g, '') ?? null,
-      trustStorePassword: blank(form.trustStorePassword),
+      trustStorePassword: blank(form.trustStorePassword) ?? before?.trustStorePassword ?? null,
       blobBaseUrl: blank(form.blobBaseUrl),
       hostKey: blank(form.hostKey),
     };
@@ -102,7 +120,14 @@ export class ServersService {
       if (before.type !== form.type && before.devicesCount > 0) {
         throw conflict(`This server has ${before.devicesCount} devices: move them before changing its type.`);
       }
-      await this.repo.update(id, await this.values(form));
+      const values = await this.values(form, before);
+      if (before.builtIn) {
+        refuseBuiltInChanges(before, values);
+        await this.repo.update(id, { maxCapacity: values.maxCapacity, status: values.status, notes: values.notes });
+        return this.get(id);
+      }
+      requireFilled(values);
+      await this.repo.update(id, values);
       if (form.type === 'MESSAGE' || before.type === 'MESSAGE') await this.hub.reload();
       return this.get(id);
     });

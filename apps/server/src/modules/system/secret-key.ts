@@ -14,7 +14,7 @@ export const SECRET_KEY_FILE = 'secret.key';
 export function loadSecretKey(env: Pick<Env, 'SECRET_KEY' | 'DATA_DIR'>): { key: Buffer; where: string } {
   if (env.SECRET_KEY) return { key: sha256(env.SECRET_KEY.trim()), where: 'SECRET_KEY' };
   const file = path.resolve(env.DATA_DIR, SECRET_KEY_FILE);
-  mkdirSync(env.DATA_DIR, { recursive: true });
+  mkdirSync(env.DATA_DIR, { recursive: true, mode: 0o700 });
   try {
     // 'wx': two consoles starting on one DATA_DIR at once both end up with the first one's key.
     writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });

@@ -10,6 +10,7 @@ import { loadOrCreateSecrets } from '../../idp/secrets.js';
 import type { TestConsole } from '../../testing/test-console.js';
 import { createDevice, enrollByHand, startAgentTestConsole } from '../broker/broker.test-support.js';
 import { DeviceCredentials } from '../enrollment/credentials.js';
+import { ServersRepository } from '../servers/servers.repository.js';
 import { loadOrCreateSetting } from './console-secrets.js';
 import { unsealAsAnOlderConsoleLeftIt } from './secrets-at-rest.test-support.js';
 
@@ -73,8 +74,9 @@ describe('secrets at rest', () => {
       "the provider's private signing key": String(signing.d),
       "the console's own broker password": (await loadOrCreateSetting<{ password: string }>(db, tc.box, 'embeddedConsoleAccount', () => ({ password: 'never made here' }))).password,
     };
-    // The console reads them all back.
-    expect((await tc.call('admin@fleetlink.local', 'GET', `/api/server/${serverId}`)).body).toMatchObject({ password: serverPassword, trustStorePassword });
+    // The console reads them all back (the API answers only that they are set).
+    expect(await new ServersRepository(db, tc.box).findById(serverId)).toMatchObject({ password: serverPassword, trustStorePassword });
+    expect((await tc.call('admin@fleetlink.local', 'GET', `/api/server/${serverId}`)).body).toMatchObject({ passwordSet: true, trustStorePasswordSet: true });
 
     // Copied while the console runs: PGlite's folder holds its write-ahead log too.
     const copy = tc.env.DATABASE_URL
@@ -119,7 +121,8 @@ describe('secrets at rest', () => {
       const renewed = await refresh(upgraded.url, refreshToken);
       expect(renewed.status).toBe(200);
       const me = await fetch(`${upgraded.url}/api/server/${serverId}`, { headers: { authorization: `Bearer ${renewed.body.access_token}` } });
-      expect(await me.json()).toMatchObject({ password: serverPassword, trustStorePassword });
+      expect(await me.json()).toMatchObject({ passwordSet: true, trustStorePasswordSet: true });
+      expect(await new ServersRepository(db, upgraded.box).findById(serverId)).toMatchObject({ password: serverPassword, trustStorePassword });
       expect((await (await DeviceCredentials.open(db, upgraded.box)).current(device.id))?.password).toBe(mqttPassword);
     } finally {
       await upgraded.close();

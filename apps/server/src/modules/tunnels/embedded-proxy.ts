@@ -36,11 +36,13 @@ export async function startEmbeddedProxy(o: { db: Db; box: SecretBox; env: Proxy
       password: secrets.password,
       hostKey: publicHostKey(secrets.hostKey),
       status: 'ONLINE',
+      builtIn: true,
     });
     await o.db.insert(brokerSettings).values({ name: EMBEDDED_PROXY, value: serverId }).onConflictDoUpdate({ target: brokerSettings.name, set: { value: serverId } });
-  } else if ((await o.servers.findById(serverId))?.url !== url) {
-    // Started on another address than last time: agents are sent where it listens now.
-    await o.servers.update(serverId, { url });
+  } else {
+    // Started on another address than last time, agents are sent where it listens now; and an older
+    // console let an administrator edit this registration: its account and key are its own again.
+    await o.servers.update(serverId, { url, builtIn: true, username: 'fleetlink-proxy', password: secrets.password, hostKey: publicHostKey(secrets.hostKey) });
   }
   const loopback = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
   try {

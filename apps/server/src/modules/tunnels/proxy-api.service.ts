@@ -1,12 +1,13 @@
 import { AuditKind, ErrorCode, type ProxyForward, type ProxyRevocations, type ProxyTunnelState } from '@fleetlink/contract';
 import { allowListEntries } from '@fleetlink/contract';
 import { basicCredentials } from '@fleetlink/contract/basic-credentials';
-import { AppError, notFound } from '../../lib/app-error.js';
+import { AppError, badRequest, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { HubLog } from '../broker/hub-connection.js';
 import { safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import type { DeviceRevocationsRepository } from './device-revocations.repository.js';
+import { isTunnelMapping } from './tunnel-mapping.js';
 import type { TunnelsRepository } from './tunnels.repository.js';
 
 const unauthenticated = (message: string) => new AppError(401, ErrorCode.Unauthenticated, message);
@@ -72,10 +73,29 @@ export class ProxyApiService {
     };
   }
 
+  /**
+   * A proxy reports a tunnel connected only for a device assigned to it, with the tunnel's own
+   * address as its mapping; a disconnection counts only for a tunnel it serves (the repository's).
+   */
   async state(proxyServerId: string, report: ProxyTunnelState): Promise<void> {
+    if (report.state === 'CONNECTED') await this.checkConnected(proxyServerId, report);
     const refusal = report.state === 'DISCONNECTED' ? (report.refusal ?? null) : null;
     const recorded = await this.deps.repo.recordState(report.deviceId, report.tunnelId, report.state, report.mapping, proxyServerId, refusal);
     if (!recorded) throw notFound('Tunnel not found.');
+  }
+
+  private async checkConnected(proxyServerId: string, report: ProxyTunnelState): Promise<void> {
+    const [assigned, tunnel, proxy] = await Promise.all([
+      this.deps.servers.assignments(report.deviceId),
+      this.deps.repo.find(report.deviceId, report.tunnelId),
+      this.deps.servers.findById(proxyServerId),
+    ]);
+    if (!assigned.some((s) => s.id === proxyServerId)) throw new AppError(403, ErrorCode.Forbidden, 'The device is assigned to another tunnel proxy.');
+    if (!tunnel) throw notFound('Tunnel not found.');
+    if (report.mapping !== null && !isTunnelMapping(report.mapping, tunnel, proxy?.tunnelDomain ?? null)) {
+      this.deps.log.warn({ deviceId: report.deviceId, tunnelId: report.tunnelId, proxyServerId }, "tunnel state refused: the mapping is not the tunnel's address");
+      throw badRequest("The mapping is not the tunnel's address on this proxy's domain or its organization's custom domain.");
+    }
   }
 
   async hello(proxyServerId: string, domain: string): Promise<void> {

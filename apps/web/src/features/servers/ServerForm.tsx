@@ -1,6 +1,8 @@
 import {
   serverFormDefaults,
   serverFormSchema,
+  serverEditFormSchema,
+  serverUpdateFormSchema,
   serverLabels,
   serverStatuses,
   serverStatusLabel,
@@ -9,7 +11,7 @@ import {
   type ServerStatus,
   type ServerType,
 } from '@fleetlink/contract';
-import { Button, FileButton, Group, NumberInput, PasswordInput, Radio, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, FileButton, Group, NumberInput, PasswordInput, Radio, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconDownload, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -43,9 +45,10 @@ export const serverFormValuesOf = (s?: Server): ServerFormValues =>
         status: s.status,
         organization: s.organization?.id ?? '',
         username: s.username ?? '',
-        password: s.password ?? '',
+        // Secrets are never answered: blank keeps the one set.
+        password: '',
         trustStore: s.trustStore ?? '',
-        trustStorePassword: s.trustStorePassword ?? '',
+        trustStorePassword: '',
         blobBaseUrl: s.blobBaseUrl ?? '',
         hostKey: s.hostKey ?? '',
       }
@@ -61,34 +64,52 @@ interface ServerFormProps {
   extra?: ReactNode;
 }
 
+/** A secret's field once one is set: blank keeps it, since the console never sends it back. */
+const KEPT_SECRET = 'Set. Leave blank to keep it unchanged; type to replace it.';
+const BUILT_IN = 'Started with the console, which keeps its address and credentials: only its max capacity, status and notes can change.';
+
 /** SPEC §5 server form: fields required by type, trust store from a file kept as base64. */
 export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, extra }: ServerFormProps) {
   const form = useForm<ServerFormValues>({
     mode: 'controlled',
     initialValues: serverFormValuesOf(initial),
-    validate: zodValidate<ServerFormValues>(serverFormSchema),
+    validate: zodValidate<ServerFormValues>(!initial ? serverFormSchema : initial.builtIn ? serverUpdateFormSchema : serverEditFormSchema),
     validateInputOnBlur: true,
     validateInputOnChange: true,
   });
   const organizations = useAllOrganizations();
   const message = form.values.type === 'MESSAGE';
   const trustStore = form.values.trustStore;
+  const builtIn = initial?.builtIn === true;
+  // A secret is required unless the server keeps one of the same type already.
+  const kept = (set: boolean | undefined) => set === true && initial?.type === form.values.type;
+  const passwordKept = kept(initial?.passwordSet);
+  const trustStorePasswordKept = kept(initial?.trustStorePasswordSet);
 
   return (
     <form noValidate onSubmit={form.onSubmit((v) => onSubmit({ ...v, organization: v.organization || null, maxCapacity: Number(v.maxCapacity) }))}>
       <Stack maw={720}>
-        <Radio.Group label={serverLabels.type} withAsterisk {...form.getInputProps('type')}>
-          <Group mt="xs">
-            <Radio value="MESSAGE" label="Message" />
-            <Radio value="PROXY" label="Proxy" />
-          </Group>
-        </Radio.Group>
-        <TextInput
-          label={serverLabels.url}
-          withAsterisk
-          description="The URL must include the protocol and the port, e.g. mqtts://mq.example.com:8883."
-          {...form.getInputProps('url')}
-        />
+        {builtIn ? (
+          <Alert color="blue" title={`Built-in ${message ? 'message server' : 'tunnel proxy'}`}>
+            <Text size="sm">{form.values.url}</Text>
+            <Text size="sm">{BUILT_IN}</Text>
+          </Alert>
+        ) : (
+          <>
+            <Radio.Group label={serverLabels.type} withAsterisk {...form.getInputProps('type')}>
+              <Group mt="xs">
+                <Radio value="MESSAGE" label="Message" />
+                <Radio value="PROXY" label="Proxy" />
+              </Group>
+            </Radio.Group>
+            <TextInput
+              label={serverLabels.url}
+              withAsterisk
+              description="The URL must include the protocol and the port, e.g. mqtts://mq.example.com:8883."
+              {...form.getInputProps('url')}
+            />
+          </>
+        )}
         <NumberInput
           label={serverLabels.maxCapacity}
           withAsterisk
@@ -104,20 +125,28 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
           allowDeselect={false}
           {...form.getInputProps('status')}
         />
-        <Select
-          label={serverLabels.organization}
-          description="Leave empty for a public server shared by every organization."
-          clearable
-          searchable
-          placeholder="Public"
-          data={(organizations.data ?? []).map((o) => ({ value: o.id, label: o.name }))}
-          {...form.getInputProps('organization')}
-          onChange={(v) => form.setFieldValue('organization', v ?? '')}
-        />
-        {message ? (
+        {builtIn ? null : (
+          <Select
+            label={serverLabels.organization}
+            description="Leave empty for a public server shared by every organization."
+            clearable
+            searchable
+            placeholder="Public"
+            data={(organizations.data ?? []).map((o) => ({ value: o.id, label: o.name }))}
+            {...form.getInputProps('organization')}
+            onChange={(v) => form.setFieldValue('organization', v ?? '')}
+          />
+        )}
+        {builtIn ? null : message ? (
           <>
             <TextInput label={serverLabels.username} withAsterisk autoComplete="off" {...form.getInputProps('username')} />
-            <PasswordInput label={serverLabels.password} withAsterisk autoComplete="new-password" {...form.getInputProps('password')} />
+            <PasswordInput
+              label={serverLabels.password}
+              withAsterisk={!passwordKept}
+              description={passwordKept ? KEPT_SECRET : undefined}
+              autoComplete="new-password"
+              {...form.getInputProps('password')}
+            />
             <Stack gap={4}>
               <Text size="sm" fw={500}>
                 {serverLabels.trustStore} <span style={{ color: 'var(--mantine-color-error)' }}>*</span>
@@ -157,7 +186,13 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
                 </Text>
               ) : null}
             </Stack>
-            <PasswordInput label={serverLabels.trustStorePassword} withAsterisk autoComplete="new-password" {...form.getInputProps('trustStorePassword')} />
+            <PasswordInput
+              label={serverLabels.trustStorePassword}
+              withAsterisk={!trustStorePasswordKept}
+              description={trustStorePasswordKept ? KEPT_SECRET : undefined}
+              autoComplete="new-password"
+              {...form.getInputProps('trustStorePassword')}
+            />
             <TextInput
               label={serverLabels.blobBaseUrl}
               withAsterisk
@@ -166,14 +201,22 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
             />
           </>
         ) : (
-          <Textarea
-            label={serverLabels.hostKey}
-            withAsterisk
-            autosize
-            minRows={2}
-            description="The proxy's SSH host public key, which agents verify."
-            {...form.getInputProps('hostKey')}
-          />
+          <>
+            <PasswordInput
+              label={serverLabels.password}
+              description={passwordKept ? KEPT_SECRET : 'The proxy signs in to the console with this server\'s id and this password (PROXY_PASSWORD).'}
+              autoComplete="new-password"
+              {...form.getInputProps('password')}
+            />
+            <Textarea
+              label={serverLabels.hostKey}
+              withAsterisk
+              autosize
+              minRows={2}
+              description="The proxy's SSH host public key, which agents verify."
+              {...form.getInputProps('hostKey')}
+            />
+          </>
         )}
         <Textarea label={serverLabels.notes} autosize minRows={2} {...form.getInputProps('notes')} />
         <Group justify="space-between">

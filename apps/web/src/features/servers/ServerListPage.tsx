@@ -20,6 +20,7 @@ function ServerCard({ server }: { server: Server }) {
             {shortId(server.id)}
           </Text>
         </Group>
+        {server.builtIn ? <Badge color="blue">Built-in</Badge> : null}
         {server.organization ? <Badge color="gray">{server.organization.name}</Badge> : null}
       </Group>
       <Text mt="sm" style={{ wordBreak: 'break-all' }}>
