@@ -7,6 +7,7 @@
  *
  * Target: p95 < 50 ms on PostgreSQL.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { devices, organizationMembers, organizations } from '../apps/server/src/db/schema/index.js';
 import { DevicesRepository } from '../apps/server/src/modules/devices/devices.repository.js';
+import { InstallationKeys } from '../apps/server/src/modules/enrollment/installation-keys.js';
+import { SecretBox } from '../apps/server/src/lib/secret-box.js';
 import { percentile } from './percentile.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -23,7 +26,8 @@ const USERNAME = 'bench@fleetlink.local';
 const dataDir = process.env.DATABASE_URL ? undefined : mkdtempSync(path.join(tmpdir(), 'fleetlink-bench-'));
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: dataDir ?? '' });
 const db = database.db;
-const repo = new DevicesRepository(db);
+// Search reads no installation key: a throwaway key seals none it would open.
+const repo = new DevicesRepository(db, new InstallationKeys(new SecretBox(randomBytes(32))));
 
 /**
  * What an agent reports, at its real size: every SPEC §3 property key, two drives, a local and a

@@ -11,6 +11,8 @@ export interface Stack {
   /** The built-in tunnel proxy's HTTP ingress port (tunnels at http://{path}.localhost:{port}). */
   tunnelHttpPort: number;
   dataDir: string;
+  /** Everything the console wrote to stdout and stderr so far: its log. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,10 @@ async function startStackOnce(extraEnv: Record<string, string>): Promise<Stack> 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = `http://localhost:${port}`;
+  let output = '';
+  const collect = (chunk: Buffer) => (output += chunk.toString());
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   try {
     await waitForStart(child);
   } catch (err) {
@@ -54,6 +60,7 @@ async function startStackOnce(extraEnv: Record<string, string>): Promise<Stack> 
     mqttPort,
     tunnelHttpPort,
     dataDir,
+    output: () => output,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

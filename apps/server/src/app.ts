@@ -122,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         checkDatabase: async () => void (await database.db.execute(sql`select 1`)),
       });
       // Feature modules: each gets the database and the one policy that decides access.
-      const devices = devicesModule(database.db, policy, audit, env.TUNNEL_DOMAIN, deps.messaging?.accounts);
+      const devices = devicesModule(database.db, deps.box, policy, audit, env.TUNNEL_DOMAIN, deps.messaging?.accounts);
       await api.register(devices.routes, { service: devices.service });
       const invoices = new InvoicesService(new InvoicesRepository(database.db), policy, audit, sellerOf(env));
       await registerOrganizations(api, { db: database.db, env, policy, audit, invoices });

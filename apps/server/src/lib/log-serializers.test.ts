@@ -2,13 +2,23 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { describe, expect, it } from 'vitest';
-import { errorForLog, withoutTokens } from './log-serializers.js';
+import { redactUrl } from '@fleetlink/contract/log-redaction';
+import { errorForLog } from './log-serializers.js';
 
-describe('withoutTokens', () => {
+describe('redactUrl', () => {
   it('leaves out every token value and keeps the rest', () => {
-    expect(withoutTokens('/api/download/1?token=abc-_DEF')).toBe('/api/download/1?token=[redacted]');
-    expect(withoutTokens('/api/x?a=1&token=s3cret&b=2')).toBe('/api/x?a=1&token=[redacted]&b=2');
-    expect(withoutTokens('/api/devices?search=token')).toBe('/api/devices?search=token');
+    expect(redactUrl('/api/download/1?token=abc-_DEF')).toBe('/api/download/1?token=[redacted]');
+    expect(redactUrl('/api/x?a=1&token=s3cret&b=2')).toBe('/api/x?a=1&token=[redacted]&b=2');
+    expect(redactUrl('/api/devices?search=token')).toBe('/api/devices?search=token');
+  });
+
+  it('leaves out codes, states, ID token hints, bearer tokens, keys and passwords (issue 58)', () => {
+    expect(redactUrl('/auth/callback?code=Xy_9&state=abc&iss=http%3A%2F%2Flocalhost')).toBe('/auth/callback?code=[redacted]&state=[redacted]&iss=http%3A%2F%2Flocalhost');
+    expect(redactUrl('/idp/session/end?id_token_hint=eyJhbGciOi.eyJzdWIi.sig&post_logout_redirect_uri=http%3A%2F%2Fx')).toBe(
+      '/idp/session/end?id_token_hint=[redacted]&post_logout_redirect_uri=http%3A%2F%2Fx',
+    );
+    expect(redactUrl('/api/x?ACCESS_TOKEN=eyJ&refresh_token=r&key=k&password=p#frag')).toBe('/api/x?ACCESS_TOKEN=[redacted]&refresh_token=[redacted]&key=[redacted]&password=[redacted]');
+    expect(redactUrl('/api/x?monkey=1&codes=2&statement=3')).toBe('/api/x?monkey=1&codes=2&statement=3');
   });
 });
 

@@ -1,13 +1,11 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import pino from 'pino';
+import { redactUrl } from '@fleetlink/contract/log-redaction';
 
-/** A URL with the value of every `token` parameter (blob URLs: single-use, but secrets while valid) left out. */
-export const withoutTokens = (url: string) => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
-
-/** How a request appears in the log: Fastify's default fields, with no URL token in them. */
+/** How a request appears in the log: Fastify's default fields, with no token, code or key of its URL in them. */
 export function requestForLog(req: FastifyRequest) {
-  return { method: req.method, url: withoutTokens(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 /** Where database errors carry a query's values: drizzle's message, PGlite's and postgres.js' own fields. */

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-const PREFIX = 'sealed:v1:';
+/** How a sealed value begins (SQL finds the plain ones by it). */
+export const SEALED_PREFIX = 'sealed:v1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -18,20 +19,20 @@ export class SecretBox {
   }
 
   static isSealed(value: unknown): value is string {
-    return typeof value === 'string' && value.startsWith(PREFIX);
+    return typeof value === 'string' && value.startsWith(SEALED_PREFIX);
   }
 
   seal(plain: string, context: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv).setAAD(Buffer.from(context));
     const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+    return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
   }
 
   /** The plain value; throws SecretBoxError when it was not sealed here, with this key, for this context. */
   open(sealed: string, context: string): string {
     if (!SecretBox.isSealed(sealed)) throw new SecretBoxError(`The ${context} value is not sealed.`);
-    const bytes = Buffer.from(sealed.slice(PREFIX.length), 'base64url');
+    const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), 'base64url');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES)).setAAD(Buffer.from(context));
       decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));

@@ -7,6 +7,7 @@ import { AuditTrail } from '../audit/audit-trail.js';
 import { CommandsService } from '../commands/commands.service.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { DeviceCredentials } from '../enrollment/credentials.js';
+import { InstallationKeys } from '../enrollment/installation-keys.js';
 import { EnrollmentRepository } from '../enrollment/enrollment.repository.js';
 import { EnrollmentService } from '../enrollment/enrollment.service.js';
 import { MembershipRepository } from '../organizations/membership.repository.js';
@@ -99,7 +100,7 @@ export async function startMessaging(o: {
   // (`tunnels` is made below: a move is asked for long after.)
   const servers = new ServersService(serversRepo, hub, credentials, log, audit, (deviceId) => void tunnels.followProxy(deviceId));
   const telemetryRepo = new TelemetryRepository(db);
-  const devices = new DevicesRepository(db);
+  const devices = new DevicesRepository(db, new InstallationKeys(o.box));
   const policy = new OrganizationPolicy(new MembershipRepository(db));
   const monitorsRepo = new MonitorsRepository(db);
   const monitors = new MonitorsService({ repo: monitorsRepo, devices, hub, policy, audit, log });
@@ -125,7 +126,7 @@ export async function startMessaging(o: {
   telemetry.start();
   const accounts = new DeviceAccounts({ servers: serversRepo, hub });
   const enrollment = new EnrollmentService({
-    repo: new EnrollmentRepository(db, serversRepo),
+    repo: new EnrollmentRepository(db, serversRepo, new InstallationKeys(o.box)),
     servers: serversRepo,
     policy,
     audit,

@@ -2,6 +2,7 @@ import type { DeviceBranch, DeviceTotals } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deviceSearch, deviceServers, devices, monitors, organizationDomains, organizationMembers, organizations, servers, tunnels } from '../../db/schema/index.js';
+import type { InstallationKeys } from '../enrollment/installation-keys.js';
 import type { MonitorRow } from '../monitors/monitors.repository.js';
 import type { TunnelView } from '../tunnels/tunnel-view.js';
 import { proxyDomainOfDevice } from '../tunnels/tunnels.repository.js';
@@ -87,7 +88,11 @@ function matchCondition(search: string | undefined): SQL | undefined {
 
 /** The SQL of devices: reads are scoped by membership (the search rows follow writes by trigger). */
 export class DevicesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The installation key is kept sealed: written sealed here, opened only for a manager's answer. */
+    private readonly keys: InstallationKeys,
+  ) {}
 
   /** Organizations of the user, as a sub-select: every list query is limited to them. */
   private memberOrganizations(username: string) {
@@ -98,7 +103,10 @@ export class DevicesRepository {
   }
 
   async insert(values: DeviceWrite & { installationKey: string }): Promise<string> {
-    const [row] = await this.db.insert(devices).values(values).returning({ id: devices.id });
+    const [row] = await this.db
+      .insert(devices)
+      .values({ ...values, installationKey: this.keys.seal(values.installationKey) })
+      .returning({ id: devices.id });
     return row!.id;
   }
 
@@ -130,7 +138,7 @@ export class DevicesRepository {
       .from(devices)
       .innerJoin(organizations, eq(organizations.id, devices.organizationId))
       .where(eq(devices.id, id));
-    return row;
+    return row && { ...row, device: { ...row.device, installationKey: this.keys.open(row.device.installationKey) } };
   }
 
   /**

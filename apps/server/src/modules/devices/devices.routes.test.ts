@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceSearch, deviceServers, devices, organizationMembers, servers } from '../../db/schema/index.js';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
 import { DevicesRepository } from './devices.repository.js';
+import { InstallationKeys } from '../enrollment/installation-keys.js';
 
 const ADMIN = 'admin@fleetlink.local';
 const USER = 'user@fleetlink.local';
@@ -257,7 +258,7 @@ describe('search, tags and reindex', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    const repo = new DevicesRepository(c.database.db);
+    const repo = new DevicesRepository(c.database.db, new InstallationKeys(c.box));
     for (const [name, tags] of [
       ['kiosk-amsterdam', ['kiosk', 'nl']],
       ['kiosk-berlin', ['kiosk', 'de']],
@@ -328,7 +329,7 @@ describe('search, tags and reindex', () => {
   });
 
   it('follows every write to a device: rename, status, agent report and delete; a heartbeat leaves it alone', async () => {
-    const repo = new DevicesRepository(c.database.db);
+    const repo = new DevicesRepository(c.database.db, new InstallationKeys(c.box));
     const id = (await create(ADMIN, { organization: adminOrg, name: 'follow-me', tags: [] })).body.id;
     expect(names(await search('search=follow'))).toEqual(['follow-me']);
     await repo.update(id, { organizationId: adminOrg, name: 'renamed-twice', description: null, branch: 'PRODUCTION', tags: ['moved'] });

@@ -3,11 +3,14 @@ import type { Db } from '../../db/client.js';
 import { deviceCredentials, devices } from '../../db/schema/index.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import type { NewDeviceAccount } from './credentials.js';
+import type { InstallationKeys } from './installation-keys.js';
 
 export interface EnrollingDevice {
   id: string;
   organizationId: string;
   installationKey: string;
+  /** The key as the database keeps it (sealed): an enrollment claims it by this text. */
+  storedKey: string;
   /** When an agent enrolled with the current key; null while it is unused. */
   installationKeyUsedAt: Date | null;
   /** Null until the device has ever come online. */
@@ -28,6 +31,7 @@ export class EnrollmentRepository {
   constructor(
     private readonly db: Db,
     private readonly servers: ServersRepository,
+    private readonly keys: InstallationKeys,
   ) {}
 
   async device(id: string): Promise<EnrollingDevice | undefined> {
@@ -41,13 +45,14 @@ export class EnrollmentRepository {
       })
       .from(devices)
       .where(eq(devices.id, id));
-    return row;
+    return row && { ...row, storedKey: row.installationKey, installationKey: this.keys.open(row.installationKey) };
   }
 
   /**
    * Stores an enrollment in one transaction, once the broker has the account: the servers, and for
    * an enrollment with the key, the new account and the key marked used. Answers false, storing
-   * nothing, when the key was claimed meanwhile (by a concurrent enrollment) or reset.
+   * nothing, when the key was claimed meanwhile (by a concurrent enrollment) or reset. The key is
+   * claimed by its stored text (`EnrollingDevice.storedKey`).
    */
   async commit(deviceId: string, change: { claimKey?: string; account?: NewDeviceAccount['row']; assignments: Assignment[] }): Promise<boolean> {
     try {
@@ -82,7 +87,7 @@ export class EnrollmentRepository {
   /** A new, unused key, and no MQTT account: the agent that had one can no longer log in. */
   async resetKey(deviceId: string, installationKey: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.update(devices).set({ installationKey, installationKeyUsedAt: null }).where(eq(devices.id, deviceId));
+      await tx.update(devices).set({ installationKey: this.keys.seal(installationKey), installationKeyUsedAt: null }).where(eq(devices.id, deviceId));
       await tx.delete(deviceCredentials).where(eq(deviceCredentials.deviceId, deviceId));
     });
   }

@@ -135,7 +135,7 @@ export class EnrollmentService {
       throw forbidden(message);
     }
     const fresh = credentials.prepare(device.id);
-    return { username: fresh.username, password: fresh.password, claimKey: req.key, row: fresh.row };
+    return { username: fresh.username, password: fresh.password, claimKey: device.storedKey, row: fresh.row };
   }
 
   /**

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbExecutor } from '../../db/client.js';
-import { brokerSettings, consoleSecrets, idpPayloads, servers } from '../../db/schema/index.js';
+import { brokerSettings, consoleSecrets, devices, idpPayloads, servers } from '../../db/schema/index.js';
 import { ConfigError } from '../../env.js';
-import { SecretBox } from '../../lib/secret-box.js';
+import { SEALED_PREFIX, SecretBox } from '../../lib/secret-box.js';
 
 /** Which stored value a sealed one is: the context its seal is bound to. */
 export const sealedAs = {
   serverPassword: 'servers.password',
   trustStorePassword: 'servers.trust_store_password',
+  installationKey: 'devices.installation_key',
   consoleSecret: (name: string) => `console_secrets.${name}`,
   setting: (name: string) => `broker_settings.${name}`,
   idpPayload: (model: string) => `idp_payloads.${model}`,
@@ -52,7 +53,32 @@ export async function openSecretsAtRest(db: Db, key: { key: Buffer; where: strin
   // The plain values live on in the tables' dead row versions until a vacuum rewrites them (the
   // write-ahead log and earlier backups still hold them: the README says to change those passwords).
   if (sealed) await db.execute(sql`vacuum full servers, console_secrets, broker_settings, idp_payloads`).catch(() => {});
+  if (await sealInstallationKeys(db, box)) await db.execute(sql`vacuum full devices`).catch(() => {});
   return box;
+}
+
+/** Set once every installation key is sealed (issue 58): later starts do not read the devices again. */
+const KEYS_SEALED = 'installationKeysSealed';
+
+/**
+ * Seals the installation keys a console before issue 58 kept in plain text, once: a database copy
+ * alone then enrolls no device. Answers how many it sealed.
+ */
+async function sealInstallationKeys(db: Db, box: SecretBox): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEALING_LOCK})`);
+    const [done] = await tx.select().from(brokerSettings).where(eq(brokerSettings.name, KEYS_SEALED));
+    if (done) return 0;
+    const plain = await tx
+      .select({ id: devices.id, key: devices.installationKey })
+      .from(devices)
+      .where(sql`${devices.installationKey} not like ${`${SEALED_PREFIX}%`}`);
+    for (const row of plain) {
+      await tx.update(devices).set({ installationKey: box.seal(row.key, sealedAs.installationKey) }).where(eq(devices.id, row.id));
+    }
+    await tx.insert(brokerSettings).values({ name: KEYS_SEALED, value: true });
+    return plain.length;
+  });
 }
 
 function opens(box: SecretBox, value: unknown): boolean {

@@ -13,6 +13,7 @@ import { DevicesRepository } from '../devices/devices.repository.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { TelemetryRepository } from './telemetry.repository.js';
 import { TelemetryService } from './telemetry.service.js';
+import { InstallationKeys } from '../enrollment/installation-keys.js';
 
 /** Heartbeats and load samples are written in batches; the batching must not change what they mean. */
 describe('telemetry batching', () => {
@@ -31,7 +32,7 @@ describe('telemetry batching', () => {
     const db = database.db;
     svc = new TelemetryService({
       repo: new TelemetryRepository(db),
-      devices: new DevicesRepository(db),
+      devices: new DevicesRepository(db, new InstallationKeys(new SecretBox(randomBytes(32)))),
       // Only which server a device is on is read here, never a password.
       servers: new ServersRepository(db, new SecretBox(randomBytes(32))),
       hub,
