@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const auditRepository = new AuditRepository(database.db);
   const audit = new AuditTrail(auditRepository, app.log);
-  if (deps.idp) await app.register(idpPlugin, { ...deps.idp, audit });
+  if (deps.idp) await app.register(idpPlugin, { ...deps.idp, audit, publicHost: new URL(env.PUBLIC_URL).host });
 
   const memberships = new MembershipRepository(database.db);
   const policy = new OrganizationPolicy(memberships);

@@ -1,3 +1,4 @@
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, startAgentTestConsole } from './modules/broker/broker.test-support.js';
 import type { TestConsole } from './testing/test-console.js';
@@ -8,6 +9,17 @@ import type { TestConsole } from './testing/test-console.js';
  */
 const HSTS = 'max-age=31536000; includeSubDomains';
 const paths = ['/api/health', '/api/me', '/idp/.well-known/openid-configuration', '/devices/search'];
+/** A GET with a Host header of the test's choosing (fetch sends the URL's own). */
+function withHost(url: string, host: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    }).on('error', reject);
+  });
+}
+
 const forwarded = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}`, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' });
 
 describe('without TRUST_PROXY (the default), forwarded headers count for nothing', () => {
@@ -26,6 +38,21 @@ describe('without TRUST_PROXY (the default), forwarded headers count for nothing
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(403));
     expect(statuses.slice(10)).toEqual(Array(20).fill(429));
+  });
+
+  it('keeps the provider’s URLs on PUBLIC_URL whatever Host a client sends, and lets the discovery document be cached (issue 58)', async () => {
+    const own = new URL(c.env.PUBLIC_URL);
+    const discovery = await withHost(`${c.url}/idp/.well-known/openid-configuration`, 'evil.example');
+    expect(discovery.headers['cache-control']).toBe('public, max-age=300');
+    const doc = JSON.parse(discovery.body);
+    for (const key of ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'end_session_endpoint']) {
+      expect(new URL(doc[key]).host, key).toBe(own.host);
+    }
+    // A sign-in started with a foreign Host is sent on to the provider's page on PUBLIC_URL too.
+    const query = new URLSearchParams({ client_id: c.env.OIDC_CLIENT_ID, response_type: 'code', scope: 'openid', redirect_uri: `${own.origin}/auth/callback`, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const auth = await withHost(`${c.url}/idp/auth?${query}`, 'evil.example');
+    expect(auth.status).toBe(303);
+    expect(new URL(String(auth.headers.location), own).host).toBe(own.host);
   });
 
   it('keeps the provider’s discovery document on the console’s own host', async () => {

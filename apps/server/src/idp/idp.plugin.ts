@@ -13,6 +13,8 @@ interface IdpPluginOptions {
   accounts: AccountStore;
   limits: SignInLimits;
   audit: AuditTrail;
+  /** PUBLIC_URL's host (and port): the provider's URLs are on it. */
+  publicHost: string;
 }
 
 /**
@@ -70,6 +72,15 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
     const handle = (req: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
       const raw = req.raw as typeof req.raw & { originalUrl?: string };
+      // The provider builds its endpoints' URLs from the request's host: that is PUBLIC_URL's, or
+      // the host a trusted proxy forwarded (fastify's req.host then differs from the Host header),
+      // never whatever Host a client sends (the discovery document would point it elsewhere).
+      if (req.host === raw.headers.host) {
+        raw.headers.host = opts.publicHost;
+        delete raw.headers['x-forwarded-host'];
+      }
+      // The same for every client now, and a sign-in page loads it each time.
+      if (raw.url!.startsWith(`${IDP_MOUNT}/.well-known/`)) reply.raw.setHeader('cache-control', 'public, max-age=300');
       raw.originalUrl = raw.url;
       raw.url = raw.url!.slice(IDP_MOUNT.length) || '/';
       callback(raw, reply.raw);

@@ -40,9 +40,16 @@ export function cutSlowRequests(server: Server, answer: (res: ServerResponse) =>
         res.setHeader('connection', 'close');
         answer(res);
       }
-      // What the client sends after the answer is not read: the connection goes once it is out.
-      if (res.writableFinished) socket.destroy();
-      else res.once('finish', () => socket.destroy()).once('close', () => socket.destroy());
+      // What the client sends after the answer is not read: the connection goes once it is out, and
+      // the body fails for whoever reads it, so a half-written file is removed at once.
+      const cut = () => {
+        // Whoever reads the body hears the error; where nobody does, it must not end the process.
+        req.on('error', () => {});
+        req.destroy(new Error(SLOW_BODY_MESSAGE));
+        socket.destroy();
+      };
+      if (res.writableFinished) cut();
+      else res.once('finish', cut).once('close', cut);
     }, limits.checkEveryMs);
     const stop = () => clearInterval(timer);
     req.once('end', stop);

@@ -18,6 +18,7 @@ import {
 } from '@fleetlink/contract';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { unlessCut } from '../../plugins/errors.js';
 import type { UploadPart } from '../transfers/transfers.service.js';
 import { bundleTooLarge, type BundlesService } from './bundles.service.js';
 import type { ReleasesService } from './releases.service.js';
@@ -63,7 +64,7 @@ export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; re
       async (req, reply) => {
         // Refused before a byte is read when the size is known to be too much.
         if (Number(req.headers['content-length']) > bundleMaxBytes + FORM_OVERHEAD) throw bundleTooLarge(bundleMaxBytes);
-        return reply.code(201).send(await bundles.upload(req.principal, req.parts() as AsyncIterable<UploadPart>));
+        return unlessCut(reply, async () => reply.code(201).send(await bundles.upload(req.principal, req.parts() as AsyncIterable<UploadPart>)));
       },
     );
   });

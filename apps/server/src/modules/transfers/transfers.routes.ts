@@ -3,6 +3,7 @@ import { deviceIdParamsSchema, downloadQuerySchema, FILE_PATH_MAX, fileChangeRes
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { unlessCut } from '../../plugins/errors.js';
 import { tooLarge, type TransfersService, type UploadPart } from './transfers.service.js';
 
 const user = { roles: [RealmRole.User] };
@@ -62,8 +63,10 @@ export const transfersRoutes: FastifyPluginAsyncZod<{ service: TransfersService;
       async (req, reply) => {
         // Refused before a byte is read when the size is known to be too much.
         if (Number(req.headers['content-length']) > uploadMaxBytes + FORM_OVERHEAD) throw tooLarge(uploadMaxBytes);
-        const result = await service.upload(req.principal, req.params.id, req.parts() as AsyncIterable<UploadPart>, abandoned(reply));
-        return reply.code(201).send(result);
+        return unlessCut(reply, async () => {
+          const result = await service.upload(req.principal, req.params.id, req.parts() as AsyncIterable<UploadPart>, abandoned(reply));
+          return reply.code(201).send(result);
+        });
       },
     );
   });

@@ -3,11 +3,13 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { fileChangeResultSchema } from '@fleetlink/contract';
+import { agentBlobUrl, fileChangeResultSchema } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
   embeddedSetup,
+  enrollByHand,
+  memberDevice,
   mosquittoBin,
   mosquittoSetup,
   onlineMemberDevice,
@@ -19,6 +21,7 @@ import {
   type MessagingSetup,
 } from '../broker/broker.test-support.js';
 import { expectError } from '../../testing/expect-error.js';
+import { DeviceCredentials } from '../enrollment/credentials.js';
 import { startS3, type S3Server } from './s3.test-support.js';
 import { TransfersRepository } from './transfers.repository.js';
 
@@ -190,6 +193,24 @@ function transferSuite(setup: (env: Record<string, string>) => Promise<Messaging
     expect((await expectError(await fetch(`${s.tc.url}${agentUrl}`), 401)).message).toBe('The device credentials are missing or not valid.');
     const put = await fetch(`${s.tc.url}${agentUrl}`, { method: 'PUT', body: 'x', headers: { authorization: `Basic ${Buffer.from(`${device.id}:wrong`).toString('base64')}` } });
     expect(put.status).toBe(401);
+  });
+
+  it("binds an upload's file.fetch URL to its device: the token alone, or another device's account, gets nothing", async () => {
+    const repo = new TransfersRepository(s.tc.database.db);
+    const token = randomBytes(32).toString('base64url');
+    const id = randomUUID();
+    const expires = new Date(Date.now() + 60_000);
+    await repo.create({ id, deviceId: device.id, kind: 'UPLOAD', path: '/tmp', name: 'x', readTokenHash: createHash('sha256').update(token).digest('hex'), readExpiresAt: expires });
+    const url = `${s.tc.url}${agentBlobUrl(id, token)}`;
+    expect((await expectError(await fetch(url), 401)).message).toBe('The device credentials are missing or not valid.');
+    const other = await memberDevice(s.tc.database.db, 'another device');
+    const otherAccount = await enrollByHand(s.tc, other);
+    const asOther = await fetch(url, { headers: { authorization: `Basic ${Buffer.from(`${otherAccount.username}:${otherAccount.password}`).toString('base64')}` } });
+    expect(asOther.status).toBe(403);
+    // Neither try used it up: the device it is for still can (the blob is not stored here, so 410).
+    const own = await (await DeviceCredentials.open(s.tc.database.db, s.tc.box)).current(device.id);
+    const asOwn = await fetch(url, { headers: { authorization: `Basic ${Buffer.from(`${own!.username}:${own!.password}`).toString('base64')}` } });
+    expect(asOwn.status).toBe(410);
   });
 
   it('sweeps only what nobody will read: not a download the agent is still sending after its URL expired', async () => {

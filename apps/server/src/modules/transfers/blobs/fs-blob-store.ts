@@ -10,12 +10,31 @@ import { GrowingBlob } from './growing-blob.js';
 /** Ends the name of a blob still being written: only a finished one has its key as its name. */
 const PARTIAL = '.part';
 
+/**
+ * A write stops its partial file itself when it fails; one a console was killed in the middle of
+ * stays behind, and nothing else would ever take it (the bundles' store is not swept). A write that
+ * is alive touches its file at least every few seconds (the slow-request limit cuts one slower), so
+ * one untouched for an hour is abandoned, even where another console shares the folder.
+ */
+const ABANDONED_AFTER_MS = 60 * 60_000;
+
+async function removeAbandonedWrites(dir: string): Promise<void> {
+  const before = Date.now() - ABANDONED_AFTER_MS;
+  for (const name of await readdir(dir)) {
+    if (!name.endsWith(PARTIAL)) continue;
+    const file = path.join(dir, name);
+    const found = await stat(file).catch(() => undefined);
+    if (found?.isFile() && found.mtimeMs < before) await rm(file, { force: true });
+  }
+}
+
 /** Blobs as files in one folder (the default: `DATA_DIR/blobs`). */
 export class FsBlobStore implements BlobStore {
   private constructor(private readonly dir: string) {}
 
   static async open(dir: string): Promise<FsBlobStore> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
+    await removeAbandonedWrites(dir);
     return new FsBlobStore(dir);
   }
 
