@@ -78,6 +78,7 @@ describe('server secrets are write-only', () => {
     const builtIn = servers.filter((s) => s.builtIn);
     expect(builtIn.map((s) => s.type).sort()).toEqual(['MESSAGE', 'PROXY']);
     expect(builtIn.every((s) => s.passwordSet)).toBe(true);
+    expect(JSON.stringify(builtIn)).not.toContain('fleetlink-console');
     const consoleAccount = await loadOrCreateSetting<{ password: string }>(tc.database.db, tc.box, 'embeddedConsoleAccount', () => ({ password: 'never made here' }));
     const proxyAccount = await loadOrCreateSetting<{ password: string; hostKey: string }>(tc.database.db, tc.box, 'embeddedProxy', () => ({ password: 'never', hostKey: 'never' }));
     const answers = await everyAdminAnswer(tc, admin, servers.map((s) => s.id));
@@ -92,7 +93,9 @@ describe('server secrets are write-only', () => {
   it("lets an administrator change a built-in server's capacity, status and notes, and nothing that is the console's", async () => {
     const servers = (await tc.call(ADMIN, 'GET', '/api/servers')).body as { id: string; type: string; url: string; builtIn: boolean; username: string; hostKey: string | null; trustStore: string | null; blobBaseUrl: string | null }[];
     const broker = servers.find((s) => s.builtIn && s.type === 'MESSAGE')!;
-    const form = { type: broker.type, url: broker.url, maxCapacity: 7, status: 'ONLINE', notes: 'ours', username: broker.username, password: '', trustStore: broker.trustStore ?? '', trustStorePassword: '', blobBaseUrl: broker.blobBaseUrl ?? '' };
+    // As the edit page sends it: the console's own fields as answered (its username is not), blank.
+    expect(broker.username).toBeNull();
+    const form = { type: broker.type, url: broker.url, maxCapacity: 7, status: 'ONLINE', notes: 'ours', username: '', password: '', trustStore: broker.trustStore ?? '', trustStorePassword: '', blobBaseUrl: broker.blobBaseUrl ?? '' };
     const changed = await tc.call(ADMIN, 'PUT', `/api/server/${broker.id}`, form);
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ maxCapacity: 7, notes: 'ours', builtIn: true, connected: true });
@@ -108,7 +111,7 @@ describe('server secrets are write-only', () => {
     }
     const mqttUrl = new URL(broker.url);
     const refusedLogin = await mqtt
-      .connectAsync(`mqtt://${mqttUrl.host}`, { username: broker.username, password: 'mine-now', protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 })
+      .connectAsync(`mqtt://${mqttUrl.host}`, { username: 'fleetlink-console', password: 'mine-now', protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 })
       .then((c) => c.endAsync().then(() => 'connected'), (err: Error) => err.message);
     expect(refusedLogin).toMatch(/Not authorized|Bad username or password/);
   });

@@ -30,8 +30,9 @@ function requireFilled(values: ServerInsert) {
 const builtInFields = ['type', 'url', 'organizationId', 'username', 'password', 'trustStore', 'trustStorePassword', 'blobBaseUrl', 'hostKey'] as const;
 const BUILT_IN_FIXED = 'A built-in server is started with the console: only its max capacity, status and notes can change.';
 
+/** A built-in server's form may leave the console's own fields blank (its username is not even answered): blank is unchanged. */
 function refuseBuiltInChanges(before: ServerWithLoad, values: ServerInsert) {
-  const changed = builtInFields.filter((f) => (values[f] ?? null) !== (before[f] ?? null));
+  const changed = builtInFields.filter((f) => (values[f] ?? null) !== null && values[f] !== (before[f] ?? null));
   if (changed.length > 0) throw badRequest(BUILT_IN_FIXED, Object.fromEntries(changed.map((f) => [f === 'organizationId' ? 'organization' : f, BUILT_IN_FIXED])));
 }
 
@@ -57,7 +58,8 @@ export class ServersService {
       status: row.status,
       devicesCount: row.devicesCount,
       organization: row.organizationId ? { id: row.organizationId, name: row.organizationName ?? '' } : null,
-      username: row.username,
+      // The console's own account on a built-in server is nobody else's business, its name included.
+      username: row.builtIn ? null : row.username,
       passwordSet: row.password !== null,
       trustStore: row.trustStore,
       trustStorePasswordSet: row.trustStorePassword !== null,
