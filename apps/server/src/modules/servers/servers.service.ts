@@ -21,7 +21,7 @@ const blank = (v: string | null | undefined) => (v === undefined || v === null |
 
 /** The fields a server still lacks once a blank secret is taken as the one it keeps (SPEC §5). */
 function requireFilled(values: ServerInsert) {
-  const missing = serverMissingFields({ ...values, type: values.type });
+  const missing = serverMissingFields(values);
   const first = Object.values(missing)[0];
   if (first) throw badRequest(first, missing);
 }
@@ -119,14 +119,14 @@ export class ServersService {
     return this.audit.track(p, { kind: AuditKind.ServerUpdate, details: { serverId: id, ...serverDetails(form) } }, async () => {
       const before = await this.repo.findById(id);
       if (!before) throw notFound('Server not found.');
-      if (before.type !== form.type && before.devicesCount > 0) {
-        throw conflict(`This server has ${before.devicesCount} devices: move them before changing its type.`);
-      }
       const values = await this.values(form, before);
       if (before.builtIn) {
         refuseBuiltInChanges(before, values);
         await this.repo.update(id, { maxCapacity: values.maxCapacity, status: values.status, notes: values.notes });
         return this.get(id);
+      }
+      if (before.type !== form.type && before.devicesCount > 0) {
+        throw conflict(`This server has ${before.devicesCount} devices: move them before changing its type.`);
       }
       requireFilled(values);
       await this.repo.update(id, values);
