@@ -47,6 +47,9 @@ export class ProxyStartError extends Error {
   }
 }
 
+/** How long closing waits for connections to end before it stops waiting. */
+const CLOSE_DEADLINE_MS = 10_000;
+
 /** Starts the SSH server and the HTTP ingress; either port taken stops the start with a clear error. */
 export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const consoleApi = new ConsoleClient(o.consoleUrl, { serverId: o.serverId, password: o.password });
@@ -84,7 +87,12 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         revocations.stop();
         endIngress();
         endSsh();
-        await Promise.all([...started.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))), settled()]);
+        // Bounded: a connection that never finishes closing must not hold the console's shutdown.
+        const closed = Promise.all([...started.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))), settled()]).then(() => true);
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_DEADLINE_MS)));
+        if (!(await Promise.race([closed, deadline]))) o.log.warn({ afterMs: CLOSE_DEADLINE_MS }, 'proxy: closed with connections still ending');
+        clearTimeout(timer);
       },
     };
   } catch (err) {

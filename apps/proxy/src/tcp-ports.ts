@@ -23,6 +23,8 @@ interface Served {
   listening: Promise<void>;
   sockets: Set<Socket>;
   tunnel: ActiveTunnel;
+  /** Released: a connection the server accepted just before it stopped listening is not served. */
+  released?: boolean;
 }
 
 /** Why a TCP tunnel gets no port, in words for the person who connected it. */
@@ -106,6 +108,8 @@ export class TcpPorts {
     // Half-closes pass through: a client that ends its side still gets the device's whole answer.
     const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
       const { tunnel } = served;
+      // Accepted as the port was given back: the server's close would wait on it for ever.
+      if (served.released) return void socket.destroy();
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => socket.destroy());
@@ -132,7 +136,9 @@ export class TcpPorts {
     return server;
   }
 
-  private async release({ port, server, sockets }: Served): Promise<void> {
+  private async release(served: Served): Promise<void> {
+    const { port, server, sockets } = served;
+    served.released = true;
     // Connections in progress end with the tunnel: a server closes only once they have.
     sockets.forEach((s) => s.destroy());
     await new Promise<void>((resolve) => server.close(() => resolve()));
