@@ -35,7 +35,7 @@ const MALFORMED_MULTIPART: [RegExp, string][] = [
   [/unexpected end of multipart data|^Unexpected end of form/i, 'The form ended before its closing boundary: the upload broke off or was cut short. Send it again.'],
   [/^Malformed part header|^Unsupported Content-Type/, 'The form is not valid multipart/form-data: send the file as a browser or curl -F does.'],
 ];
-export const malformedMultipartMessage = (err: unknown): string | undefined =>
+const malformedMultipartMessage = (err: unknown): string | undefined =>
   err instanceof Error && !(err instanceof AppError) ? MALFORMED_MULTIPART.find(([pattern]) => pattern.test(err.message))?.[1] : undefined;
 
 /** Every error leaves the API as `{ code, message }` JSON: 4xx for the caller's mistakes, never a stack. */

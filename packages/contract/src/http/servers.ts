@@ -63,20 +63,19 @@ const optionalText = (label: string, max = SERVER_TEXT_MAX) =>
   z.string({ error: `${label} must be text.` }).trim().max(max, messages.maxLength(label, max)).nullish();
 
 /** The server fields that are secrets: written, never answered (a server answer says whether each is set). */
-export const serverSecretFields = ['password', 'trustStorePassword'] as const;
-export type ServerSecretField = (typeof serverSecretFields)[number];
+const serverSecretFields: readonly string[] = ['password', 'trustStorePassword'];
 
 /**
- * The fields a server of its type still lacks (SPEC §5), with their messages; a secret the console
- * keeps (`kept`) counts as filled, since a blank one in an update leaves it as it is.
+ * The fields a server of its type still lacks (SPEC §5), with their messages. With `secretsKept`
+ * the secrets count as filled: the edit page sends them blank, which keeps the ones set.
  */
 export function serverMissingFields(
   form: { type: ServerType } & Partial<Record<keyof typeof serverLabels, unknown>>,
-  kept: Partial<Record<ServerSecretField, boolean>> = {},
+  secretsKept = false,
 ): Partial<Record<keyof typeof serverLabels, string>> {
   const missing: Partial<Record<keyof typeof serverLabels, string>> = {};
   for (const field of serverRequiredByType[form.type] ?? []) {
-    if (kept[field as ServerSecretField]) continue;
+    if (secretsKept && serverSecretFields.includes(field)) continue;
     const value = form[field];
     if (value === undefined || value === null || String(value).trim() === '') missing[field] = messages.required(serverLabels[field]);
   }
@@ -123,7 +122,7 @@ const serverFormSchemaOf = (required: 'all' | 'keptSecrets' | 'checkedByConsole'
         ctx.addIssue({ code: 'custom', path: ['url'], message: serverSchemeMessage(form.type) });
       }
       if (required === 'checkedByConsole') return;
-      const missing = serverMissingFields(form, required === 'keptSecrets' ? { password: true, trustStorePassword: true } : {});
+      const missing = serverMissingFields(form, required === 'keptSecrets');
       for (const [field, message] of Object.entries(missing)) ctx.addIssue({ code: 'custom', path: [field], message });
     });
 export const serverFormSchema = serverFormSchemaOf('all');

@@ -54,21 +54,15 @@ export async function startEmbeddedBroker(o: {
     // broker (perhaps another console's) and send this console's devices there.
     throw new ConfigError(cannotListen(err as NodeJS.ErrnoException, o.host, o.port));
   }
+  // What the registration holds that is the console's own: its account.
+  const own = { username: account.username, password: account.password, builtIn: true };
   const [found] = await o.db.select().from(brokerSettings).where(eq(brokerSettings.name, EMBEDDED_SERVER));
   if (found) {
     serverId = found.value as string;
     // An older console let an administrator edit this registration: the console's account is its own again.
-    await o.servers.update(serverId, { builtIn: true, username: account.username, password: account.password });
+    await o.servers.update(serverId, own);
   } else {
-    serverId = await o.servers.insert({
-      type: 'MESSAGE',
-      url: broker.url,
-      notes: 'Built-in message server, started with the console.',
-      username: account.username,
-      password: account.password,
-      status: 'ONLINE',
-      builtIn: true,
-    });
+    serverId = await o.servers.insert({ type: 'MESSAGE', url: broker.url, notes: 'Built-in message server, started with the console.', status: 'ONLINE', ...own });
     await o.db.insert(brokerSettings).values({ name: EMBEDDED_SERVER, value: serverId });
   }
   return { broker, serverId };

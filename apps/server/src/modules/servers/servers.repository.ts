@@ -97,6 +97,16 @@ export class ServersRepository {
   }
 
   /**
+   * A server's type and the password it signs in with, by primary key: a proxy's every call to the
+   * proxy API (its revocations each second among them) checks it, and `findById` would count the
+   * server's devices each time too.
+   */
+  async account(id: string): Promise<Pick<ServerRow, 'type' | 'password'> | undefined> {
+    const [row] = await this.db.select({ type: servers.type, password: servers.password }).from(servers).where(eq(servers.id, id));
+    return row && this.opened(row);
+  }
+
+  /**
    * The servers of a type that take new devices, least loaded first (SPEC §5 assignment): the
    * organization's private servers when it has any online, otherwise the shared ones. All of them,
    * not just the first: whether a server can be reached right now is the hub's knowledge, not SQL's.

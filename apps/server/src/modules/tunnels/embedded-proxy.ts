@@ -23,26 +23,18 @@ export async function startEmbeddedProxy(o: { db: Db; box: SecretBox; env: Proxy
     password: randomBytes(24).toString('base64url'),
     hostKey: generateHostKey().privateKey,
   }));
-  const url = `ssh://${env.TUNNEL_SSH_HOST}:${env.TUNNEL_SSH_PORT}`;
+  // What the registration holds that is the console's own: where it listens, its account and key.
+  const own = { url: `ssh://${env.TUNNEL_SSH_HOST}:${env.TUNNEL_SSH_PORT}`, username: 'fleetlink-proxy', password: secrets.password, hostKey: publicHostKey(secrets.hostKey), builtIn: true };
   const [found] = await o.db.select().from(brokerSettings).where(eq(brokerSettings.name, EMBEDDED_PROXY));
   let serverId = found?.value as string | undefined;
   // Registered on the first start; an administrator who removed the registration gets it back.
   if (!serverId || !(await o.servers.findById(serverId))) {
-    serverId = await o.servers.insert({
-      type: 'PROXY',
-      url,
-      notes: 'Built-in tunnel proxy, started with the console.',
-      username: 'fleetlink-proxy',
-      password: secrets.password,
-      hostKey: publicHostKey(secrets.hostKey),
-      status: 'ONLINE',
-      builtIn: true,
-    });
+    serverId = await o.servers.insert({ type: 'PROXY', notes: 'Built-in tunnel proxy, started with the console.', status: 'ONLINE', ...own });
     await o.db.insert(brokerSettings).values({ name: EMBEDDED_PROXY, value: serverId }).onConflictDoUpdate({ target: brokerSettings.name, set: { value: serverId } });
   } else {
     // Started on another address than last time, agents are sent where it listens now; and an older
     // console let an administrator edit this registration: its account and key are its own again.
-    await o.servers.update(serverId, { url, builtIn: true, username: 'fleetlink-proxy', password: secrets.password, hostKey: publicHostKey(secrets.hostKey) });
+    await o.servers.update(serverId, own);
   }
   const loopback = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
   try {

@@ -36,9 +36,9 @@ export class ProxyApiService {
     const { username: serverId, password } = basicCredentials(header) ?? { username: '', password: '' };
     const REFUSED = 'A tunnel proxy signs in with its PROXY server id and password.';
     if (!/^[0-9a-f-]{36}$/i.test(serverId)) throw unauthenticated(REFUSED);
-    const server = await this.deps.servers.findById(serverId);
+    const server = await this.deps.servers.account(serverId);
     if (!server || server.type !== 'PROXY' || !server.password || !safeEqual(password, server.password)) throw unauthenticated(REFUSED);
-    return server.id;
+    return serverId;
   }
 
   async deviceLogin(username: string, password: string): Promise<{ deviceId: string; credential: string }> {
@@ -85,14 +85,11 @@ export class ProxyApiService {
   }
 
   private async checkConnected(proxyServerId: string, report: ProxyTunnelState): Promise<void> {
-    const [assigned, tunnel, proxy] = await Promise.all([
-      this.deps.servers.assignments(report.deviceId),
-      this.deps.repo.find(report.deviceId, report.tunnelId),
-      this.deps.servers.findById(proxyServerId),
-    ]);
+    const [assigned, tunnel] = await Promise.all([this.deps.servers.assignments(report.deviceId), this.deps.repo.find(report.deviceId, report.tunnelId)]);
     if (!assigned.some((s) => s.id === proxyServerId)) throw new AppError(403, ErrorCode.Forbidden, 'The device is assigned to another tunnel proxy.');
     if (!tunnel) throw notFound('Tunnel not found.');
-    if (report.mapping !== null && !isTunnelMapping(report.mapping, tunnel, proxy?.tunnelDomain ?? null)) {
+    // The device is on this proxy, so the domain of its proxy is this proxy's.
+    if (report.mapping !== null && !isTunnelMapping(report.mapping, tunnel, tunnel.proxyDomain)) {
       this.deps.log.warn({ deviceId: report.deviceId, tunnelId: report.tunnelId, proxyServerId }, "tunnel state refused: the mapping is not the tunnel's address");
       throw badRequest("The mapping is not the tunnel's address on this proxy's domain or its organization's custom domain.");
     }

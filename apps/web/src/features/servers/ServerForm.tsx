@@ -12,7 +12,7 @@ import {
   type ServerType,
 } from '@fleetlink/contract';
 import { Alert, Button, FileButton, Group, NumberInput, PasswordInput, Radio, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { useForm, type GetInputPropsReturnType } from '@mantine/form';
 import { IconDownload, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { zodValidate } from '../organizations/zod-validate';
@@ -66,6 +66,16 @@ interface ServerFormProps {
 
 /** A secret's field once one is set: blank keeps it, since the console never sends it back. */
 const KEPT_SECRET = 'Set. Leave blank to keep it unchanged; type to replace it.';
+
+/** A password field: never filled in, required unless one is kept, and saying so when one is. */
+function SecretInput({
+  kept,
+  required,
+  hint,
+  ...input
+}: { label: string; kept: boolean; required: boolean; hint?: string } & GetInputPropsReturnType) {
+  return <PasswordInput withAsterisk={required && !kept} description={kept ? KEPT_SECRET : hint} autoComplete="new-password" {...input} />;
+}
 const BUILT_IN = 'Started with the console, which keeps its address and credentials: only its max capacity, status and notes can change.';
 
 /** SPEC §5 server form: fields required by type, trust store from a file kept as base64. */
@@ -140,13 +150,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
         {builtIn ? null : message ? (
           <>
             <TextInput label={serverLabels.username} withAsterisk autoComplete="off" {...form.getInputProps('username')} />
-            <PasswordInput
-              label={serverLabels.password}
-              withAsterisk={!passwordKept}
-              description={passwordKept ? KEPT_SECRET : undefined}
-              autoComplete="new-password"
-              {...form.getInputProps('password')}
-            />
+            <SecretInput label={serverLabels.password} kept={passwordKept} required {...form.getInputProps('password')} />
             <Stack gap={4}>
               <Text size="sm" fw={500}>
                 {serverLabels.trustStore} <span style={{ color: 'var(--mantine-color-error)' }}>*</span>
@@ -186,13 +190,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
                 </Text>
               ) : null}
             </Stack>
-            <PasswordInput
-              label={serverLabels.trustStorePassword}
-              withAsterisk={!trustStorePasswordKept}
-              description={trustStorePasswordKept ? KEPT_SECRET : undefined}
-              autoComplete="new-password"
-              {...form.getInputProps('trustStorePassword')}
-            />
+            <SecretInput label={serverLabels.trustStorePassword} kept={trustStorePasswordKept} required {...form.getInputProps('trustStorePassword')} />
             <TextInput
               label={serverLabels.blobBaseUrl}
               withAsterisk
@@ -202,10 +200,11 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
           </>
         ) : (
           <>
-            <PasswordInput
+            <SecretInput
               label={serverLabels.password}
-              description={passwordKept ? KEPT_SECRET : 'The proxy signs in to the console with this server\'s id and this password (PROXY_PASSWORD).'}
-              autoComplete="new-password"
+              kept={passwordKept}
+              required={false}
+              hint="The proxy signs in to the console with this server's id and this password (PROXY_PASSWORD)."
               {...form.getInputProps('password')}
             />
             <Textarea
