@@ -1,6 +1,6 @@
 // `preinstall`: stops an install by an npm older than package.json's `engines.npm`, with one line.
 // `engine-strict` cannot do this: it also refuses dependencies whose engines name Node 22 while they
-// run on Node 20, and the `loglevel=silent` of .npmrc would hide its message (a script's stderr shows).
+// run on Node 20.
 import { readFileSync } from 'node:fs';
 
 const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

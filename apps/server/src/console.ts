@@ -19,6 +19,7 @@ import { loggerOptions } from './lib/logger.js';
 import type { SecretBox } from './lib/secret-box.js';
 import { loadSecretKey } from './modules/system/secret-key.js';
 import { keepDataDirPrivate } from './modules/system/private-data-dir.js';
+import { removeConsoleAddress, writeConsoleAddress } from './modules/system/console-address.js';
 import { openSecretsAtRest } from './modules/system/secrets-at-rest.js';
 import { loadOrCreateSecrets, publicJwks } from './idp/secrets.js';
 
@@ -101,6 +102,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       proxy = await startEmbeddedProxy({ db: database.db, box, env, servers: new ServersRepository(database.db, box), log: pino(loggerOptions(env.LOG_LEVEL, 'proxy')) });
     }
     const listening = app;
+    writeConsoleAddress(env.DATA_DIR, env.PUBLIC_URL);
     return {
       url: env.PUBLIC_URL,
       app: listening,
@@ -110,6 +112,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       proxy,
       seededPasswords,
       async close() {
+        removeConsoleAddress(env.DATA_DIR);
         timers.forEach(clearInterval);
         await proxy?.running.close();
         await listening.close();

@@ -13,6 +13,12 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 /** `npm run token -- <email>` from the repository's root, as a person runs it on the console's machine. */
 async function runTokenScript(email: string, env: Record<string, string>): Promise<string> {
+  const { code, stdout, stderr } = await tokenScript(email, env);
+  expect(code, stderr).toBe(0);
+  return stdout.trim();
+}
+
+async function tokenScript(email: string, env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/token.ts', email], {
     cwd: path.resolve(serverDir, '../..'),
     env: { ...process.env, ...env },
@@ -23,8 +29,7 @@ async function runTokenScript(email: string, env: Record<string, string>): Promi
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  expect(code, stderr).toBe(0);
-  return stdout.trim();
+  return { code, stdout, stderr };
 }
 
 /** Runs `main.ts` as `npm run serve` does and collects its output. */
@@ -65,8 +70,16 @@ describe('start and stop', () => {
     expect(first.out()).toContain(`Fleetlink console running at http://localhost:${port}`);
     expect(first.out()).toContain('admin@fleetlink.local / admin');
     const tokens = await passwordLogin({ consoleUrl: `http://localhost:${port}`, email: 'user@fleetlink.local', password: 'user' });
+    // npm run token finds the console of its DATA_DIR on whatever PORT it was started with.
+    const found = await runTokenScript('admin@fleetlink.local', { PORT: '', CONSOLE_URL: '', DATA_DIR: dataDir });
+    const meFound = await fetch(`http://localhost:${port}/api/me`, { headers: { authorization: `Bearer ${found}` } });
+    expect((await meFound.json()).username).toBe('admin@fleetlink.local');
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+    // Stopped: it no longer says it runs, and the script says what to do.
+    const none = await tokenScript('admin@fleetlink.local', { PORT: '', CONSOLE_URL: '', DATA_DIR: dataDir });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`and none has said it runs on DATA_DIR ${dataDir}: start it with npm start, or set PORT (or CONSOLE_URL)`);
 
     // The second start reuses the data: the signing keys and the session's refresh token still work.
     const second = launch({ PORT: port, DATA_DIR: dataDir, MQTT_EMBEDDED_PORT: mqttPort });
