@@ -48,10 +48,11 @@ try {
   const res = await tc.api(`/api/device/${dev.id}/agent-download/installer`, { token: admin });
   writeFileSync(installer, Buffer.from(await res.arrayBuffer()));
   const prefix = path.join(dir, 'opt');
-  execFileSync('sh', [installer, '--server', tc.url, '--device', dev.id, `--key=${dev.key}`, '--prefix', prefix, '--unit-dir', path.join(dir, 'units')], {
+  execFileSync('sh', [installer, '--server', tc.url, '--device', dev.id, '--key-file', '-', '--prefix', prefix, '--unit-dir', path.join(dir, 'units')], {
+    input: dev.key,
     // AGENT_NODE_OPTIONS: Node flags to try on the agent (the launcher passes its environment on).
     env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) },
-    stdio: 'ignore',
+    stdio: ['pipe', 'ignore', 'ignore'],
   });
   launcher = Number(readFileSync(path.join(prefix, 'agent.pid'), 'utf8'));
   await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 30_000, 'agent online');

@@ -97,14 +97,20 @@ describe('agent downloads and self-update', () => {
     expect(statSync(installer).size).toBe(listed.downloads.find((d: { kind: string }) => d.kind === 'installer').size);
 
     // The command the page shows, run as it says (here into a temporary prefix, without systemd).
+    // Each download has its command, the key masked until shown and never on a program's command line.
+    const { body: device } = await suite.api(admin, 'GET', `/api/device/${id}`);
+    const masked = '•'.repeat(32);
+    expect(await page.getByTestId('install-portable-command').innerText()).toBe(
+      `tar -xzf fleetlink-agent-3.0.0-linux-portable.tar.gz && FLEETLINK_AGENT_KEY=${masked} ./fleetlink-agent-3.0.0/fleetlink-agent run --server ${suite.stack.url} --device ${id}`,
+    );
     const commandBox = page.getByTestId('install-installer-command');
-    expect(await commandBox.innerText()).toContain('--key=••••');
-    await page.getByTestId('install-downloads').getByRole('button', { name: 'Show command' }).click();
+    expect(await commandBox.innerText()).toBe(`printf %s ${masked} | sudo sh fleetlink-agent-3.0.0-linux-installer.sh --server ${suite.stack.url} --device ${id} --key-file -`);
+    await page.getByTestId('download-installer-how').getByRole('button', { name: 'Show command' }).click();
     const command = (await commandBox.innerText()).trim();
-    const [sudo, sh, file, ...args] = command.split(' ');
-    expect([sudo, sh, file]).toEqual(['sudo', 'sh', 'fleetlink-agent-3.0.0-linux-installer.sh']);
+    expect(command).toContain(`printf %s ${device.installationId} | `);
     const prefix = path.join(work, 'opt');
-    const run = await execFileAsync('sh', [installer, ...args, '--prefix', prefix, '--unit-dir', path.join(work, 'units')], {
+    const asRun = command.replace('sudo sh fleetlink-agent-3.0.0-linux-installer.sh', `sh ${installer}`) + ` --prefix ${prefix} --unit-dir ${path.join(work, 'units')}`;
+    const run = await execFileAsync('sh', ['-c', asRun], {
       encoding: 'utf8',
       env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, FLEETLINK_UPDATE_DEADLINE_SECONDS: '60' },
     });

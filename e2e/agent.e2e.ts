@@ -43,9 +43,9 @@ const api = async (account: SeededAccount, pathname: string) => suite.api(accoun
  * Install page says; the agent runs in its own process group so that npx and node stop together.
  */
 function startAgent(command: string, dataDir: string): ChildProcess {
-  const [bin, ...args] = command.trim().split(/\s+/);
-  expect(bin).toBe('npx');
-  const child = spawn('npx', [...args, '--data-dir', dataDir], {
+  expect(command).toMatch(/^FLEETLINK_AGENT_KEY=\S+ npx /);
+  // As a person's shell runs it: the key in npx's environment, not on its command line.
+  const child = spawn('sh', ['-c', `${command.trim()} --data-dir ${dataDir}`], {
     cwd: root,
     env: { ...process.env, npm_config_yes: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,7 +129,7 @@ describe('agent: a real agent started from the Install page brings a device onli
     // 3. Copy the command with its copy button (1 s feedback) and read it back from the clipboard.
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.stack.url });
     const commandCard = page.getByTestId('install-command-card');
-    expect(await page.getByTestId('install-command').innerText()).toContain('--key=••••'); // masked until shown
+    expect(await page.getByTestId('install-command').innerText()).toMatch(/^FLEETLINK_AGENT_KEY=•+ npx /); // masked until shown
     await commandCard.getByRole('button', { name: 'Copy command' }).click();
     await commandCard.getByRole('button', { name: 'Copied' }).waitFor();
     await commandCard.getByRole('button', { name: 'Copy command' }).waitFor({ timeout: 3_000 });
@@ -137,7 +137,7 @@ describe('agent: a real agent started from the Install page brings a device onli
     await commandCard.getByRole('button', { name: 'Show command' }).click();
     expect((await page.getByTestId('install-command').innerText()).trim()).toBe(command);
     const { body: created } = await api(user, `/api/device/${id}`);
-    expect(command).toBe(`npx fleetlink-agent run --server ${suite.stack.url} --device ${id} --key=${created.installationId}`);
+    expect(command).toBe(`FLEETLINK_AGENT_KEY=${created.installationId} npx fleetlink-agent run --server ${suite.stack.url} --device ${id}`);
 
     // 4. Run it: the real agent, as a child process, with its data in a temp dir.
     agentDataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-agent-e2e-'));

@@ -3,8 +3,10 @@
 # the portable archive appended after the line __FLEETLINK_ARCHIVE__; run from an unpacked portable
 # archive, it installs the folder it is in.
 #
-#   sudo sh fleetlink-agent-<version>-linux-installer.sh --server <console url> --device <id> --key=<key>
+#   printf %s <key> | sudo sh fleetlink-agent-<version>-linux-installer.sh --server <console url> --device <id> --key-file -
 #
+# The installation key comes from --key-file (a file, or - for standard input) or FLEETLINK_AGENT_KEY,
+# not the command line, where every user of the machine sees it (ps); --key=<key> still works.
 # Node.js is not bundled: the agent needs Node.js 20.19 or newer (`node` on the PATH, or
 # FLEETLINK_NODE), checked before anything is written. It installs into --prefix (default
 # /opt/fleetlink-agent): the launcher, the bundle, and agent.env (mode 600: server, device, key,
@@ -17,7 +19,8 @@ prefix=/opt/fleetlink-agent
 unit_dir=/etc/systemd/system
 server=''
 device=''
-key=''
+key=${FLEETLINK_AGENT_KEY:-}
+key_file=''
 start=yes
 
 fail() { printf 'fleetlink-agent installer: %s\n' "$*" >&2; exit 1; }
@@ -35,6 +38,8 @@ while [ $# -gt 0 ]; do
     --device=*) device=${1#--device=}; shift ;;
     --key=*) key=${1#--key=}; shift ;;
     --key) key=${2:-}; shift 2 || usage ;;
+    --key-file=*) key_file=${1#--key-file=}; shift ;;
+    --key-file) key_file=${2:-}; shift 2 || usage ;;
     --prefix) prefix=${2:-}; shift 2 || usage ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
     --unit-dir) unit_dir=${2:-}; shift 2 || usage ;;
@@ -46,6 +51,10 @@ while [ $# -gt 0 ]; do
 done
 
 [ -n "$server" ] && [ -n "$device" ] || usage
+if [ -n "$key_file" ]; then
+  if [ "$key_file" = - ]; then key=$(head -n 1); else key=$(head -n 1 "$key_file") || fail "cannot read the installation key from $key_file."; fi
+  key=$(printf '%s' "$key" | tr -d ' \t\r')
+fi
 # agent.env is read by the launcher as shell: only plain characters get into it.
 case "$server" in http://*|https://*) ;; *) fail "--server must be the console's http:// or https:// address." ;; esac
 case "$server$device" in *[!A-Za-z0-9:/._~%-]*) fail "--server or --device holds a character a URL or device id never has." ;; esac

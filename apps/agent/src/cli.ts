@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { Agent } from './agent.js';
@@ -8,16 +9,29 @@ import { defaultDataDir, StateStore, type AgentState } from './store.js';
 import { Installation } from './update/installation.js';
 import { AGENT_VERSION } from './version.js';
 
-const USAGE = `Usage: fleetlink-agent run --server <console url> --device <id> [--key=<installation key>] [--data-dir <dir>]
+const USAGE = `Usage: FLEETLINK_AGENT_KEY=<installation key> fleetlink-agent run --server <console url> --device <id> [--data-dir <dir>]
+       fleetlink-agent run --server <console url> --device <id> --key-file <file> [--data-dir <dir>]
        fleetlink-agent release --device <id> [--data-dir <dir>]   the release this device should run
 
   --server    the Fleetlink console, e.g. https://fleetlink.example.com
   --device    the device id (Install page)
-  --key       the installation key (Install page), joined with = (--key=…) since a key may
-              begin with -; needed only for the first run, and
-              after a manager reset the key (or FLEETLINK_AGENT_KEY in the environment)
+  FLEETLINK_AGENT_KEY, or --key-file <file> (- reads it from standard input)
+              the installation key (Install page), needed only for the first run, and after a
+              manager reset the key; --key=<key> works too, but shows it to every user of
+              this machine (ps)
   --data-dir  where the agent keeps its credentials (default ~/.fleetlink-agent/<device id>)
 `;
+
+/**
+ * The installation key: FLEETLINK_AGENT_KEY or --key-file, where `ps` does not show it; a --key given
+ * all the same (older instructions) still counts, with a warning.
+ */
+function keyOf(values: { key?: string; 'key-file'?: string }): string | undefined {
+  if (values.key) process.stderr.write('The installation key on the command line is visible to every user of this machine (ps): give it in FLEETLINK_AGENT_KEY or --key-file next time.\n');
+  const file = values['key-file'];
+  const fromFile = file ? readFileSync(file === '-' ? 0 : file, 'utf8').trim() : undefined;
+  return values.key || process.env.FLEETLINK_AGENT_KEY || fromFile || undefined;
+}
 
 /**
  * Enrolls with what proves the device (the key on a first run; its MQTT password, and the key if
@@ -50,6 +64,7 @@ async function run(argv: string[]) {
       server: { type: 'string' },
       device: { type: 'string' },
       key: { type: 'string' },
+      'key-file': { type: 'string' },
       'data-dir': { type: 'string' },
     },
   });
@@ -59,14 +74,19 @@ async function run(argv: string[]) {
   }
   // The installed launcher passes it in the environment, where `ps` does not show it; the commands
   // the agent runs do not inherit it.
-  values.key ||= process.env.FLEETLINK_AGENT_KEY || undefined;
+  try {
+    values.key = keyOf(values);
+  } catch (err) {
+    process.stderr.write(`The installation key could not be read from ${values['key-file']}: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
   delete process.env.FLEETLINK_AGENT_KEY;
   const server = values.server.replace(/\/$/, '');
   const store = new StateStore(path.resolve(values['data-dir'] ?? defaultDataDir(values.device)));
   let state = store.load();
   if (!state || state.deviceId !== values.device || state.consoleUrl !== server) {
     if (!values.key) {
-      process.stderr.write(`This agent is not enrolled yet: give --key, the installation key from the device Install page.\n`);
+      process.stderr.write(`This agent is not enrolled yet: give the installation key from the device Install page in FLEETLINK_AGENT_KEY (or --key-file).\n`);
       process.exit(2);
     }
     // A refusal ends a first run: the key is wrong, used, or for another device.
@@ -114,7 +134,7 @@ async function release(argv: string[]) {
   }
   const state = new StateStore(path.resolve(values['data-dir'] ?? defaultDataDir(values.device))).load();
   if (!state || state.deviceId !== values.device) {
-    process.stderr.write('This agent is not enrolled yet: run it once with --key first.\n');
+    process.stderr.write('This agent is not enrolled yet: run it once with its installation key first (FLEETLINK_AGENT_KEY or --key-file).\n');
     process.exit(2);
   }
   const { fetchRelease, describeRelease } = await import('./update/release-check.js');

@@ -76,8 +76,8 @@ export function childPids(pid: number): number[] {
 /** The real agent CLI as a child process. */
 export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string; maxBackoffMs?: number; uid?: number; gid?: number }): AgentProcess {
   const argv = [AGENT_BIN, 'run', '--server', args.server, '--device', args.device, '--data-dir', args.dataDir];
-  if (args.key) argv.push(`--key=${args.key}`); // a key may begin with '-'
-  const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
+  // As the Install page's command gives it: in the environment, not on the command line.
+  const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
   return launched(child, () => childPids(child.pid!)[0]);
 }
 

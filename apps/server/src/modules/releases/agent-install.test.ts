@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-error.js';
 import { ADMIN_EMAIL, embeddedSetup, GUEST_EMAIL, memberDevice, tearDown, tempDir, USER_EMAIL, waitFor, deviceRow, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { packAgentBundle } from './bundle-archives.test-support.js';
-import { runInstalled } from './installed-agent.test-support.js';
+import { commandLinesHolding, runInstalled } from './installed-agent.test-support.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -84,7 +84,9 @@ describe('agent downloads and the Linux installer', () => {
     writeFileSync(installer, (await download(dev.id, 'installer')).bytes);
     const prefix = path.join(work, 'opt', 'fleetlink-agent');
     const unitDir = path.join(work, 'systemd');
-    const run = await execFileAsync('sh', [installer, '--server', s.tc.url, '--device', dev.id, `--key=${dev.key}`, '--prefix', prefix, '--unit-dir', unitDir], {
+    // The Install page's command (agent-command.ts), with this test's prefix and unit folder.
+    const command = `printf %s ${dev.key} | sh ${installer} --server ${s.tc.url} --device ${dev.id} --key-file - --prefix ${prefix} --unit-dir ${unitDir}`;
+    const run = await execFileAsync('sh', ['-c', command], {
       encoding: 'utf8',
       timeout: 60_000,
       env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` },
@@ -99,6 +101,8 @@ describe('agent downloads and the Linux installer', () => {
     expect(statSync(path.join(prefix, 'agent.env')).mode & 0o777).toBe(0o600);
     expect(readFileSync(path.join(prefix, 'agent.env'), 'utf8')).toContain(`FLEETLINK_KEY='${dev.key}'`);
     await online(dev.id);
+    // Only this test's own `sh -c` held the key on a command line: no process of the installation does.
+    expect(commandLinesHolding(dev.key).filter((l) => !l.includes('printf'))).toEqual([]);
     const props = await waitFor(async () => (await deviceRow(s.tc.database.db, dev.id)).properties ?? undefined, 20_000, 'properties');
     expect(props[AgentProperty.BundleVersion]).toBe('2.0.0');
     expect(props[AgentProperty.LauncherVersion]).toBe('1.0.0');
@@ -115,6 +119,7 @@ describe('agent downloads and the Linux installer', () => {
     const home = path.join(work, 'fleetlink-agent-2.0.0');
     cleanup.agents.push(runInstalled(home, { server: s.tc.url, device: dev.id, key: dev.key }));
     await online(dev.id);
+    expect(commandLinesHolding(dev.key)).toEqual([]);
   }, 60_000);
 
   it('refuses what would not make a working installation, before writing anything', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { extract } from 'tar';
 import { childPids, launched, type AgentProcess } from '../broker/broker.test-support.js';
@@ -27,10 +27,23 @@ function agentPid(launcher: number): number | undefined {
   });
 }
 
-/** Runs an installation's launcher (sh) as the service unit would, with the key in the environment. */
+/** The processes of this machine whose command line holds `secret` (what `ps` shows every user). */
+export function commandLinesHolding(secret: string): string[] {
+  return readdirSync('/proc').flatMap((pid) => {
+    if (!/^\d+$/.test(pid)) return [];
+    try {
+      const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      return line.includes(secret) ? [`${pid}: ${line}`] : [];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
+}
+
+/** Runs an installation's launcher (sh) as the Install page's portable command does, with the key in the environment. */
 export function runInstalled(home: string, args: { server: string; device: string; key?: string; env?: Record<string, string> }): AgentProcess {
   const child = spawn('sh', [path.join(home, 'fleetlink-agent'), 'run', '--server', args.server, '--device', args.device], {
-    env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: '1000', FLEETLINK_KEY: args.key ?? '', FLEETLINK_NODE: process.execPath, ...args.env },
+    env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: '1000', FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_NODE: process.execPath, ...args.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return launched(child, () => agentPid(child.pid!));

@@ -2,6 +2,12 @@ import { Button, Card, Code, Loader, Stack, Table, Text, Title } from '@mantine/
 import { formatBytes, type AgentDownload, type AgentDownloadKind } from '@fleetlink/contract';
 import { IconDownload } from '@tabler/icons-react';
 import { useAgentDownloads, useSaveAgentDownload } from './agent-downloads-api';
+import { portableFolder } from './agent-command';
+
+const howTitle: Record<AgentDownloadKind, string> = {
+  installer: 'Install on Linux',
+  portable: 'Run from the portable archive',
+};
 
 const kindLabel: Record<AgentDownloadKind, string> = {
   installer: 'Linux installer (shell script)',
@@ -10,12 +16,11 @@ const kindLabel: Record<AgentDownloadKind, string> = {
 
 /**
  * SPEC §2 Install downloads (issue 32): what the console really built from the device's release,
- * with each file's real size in base-1024 units; and, through `installCommand`, how to run the installer.
+ * with each file's real size in base-1024 units; and, through `commandOf`, the command that runs each.
  */
-export function AgentDownloadsCard({ deviceId, installCommand }: { deviceId: string; installCommand?: (installer: string) => React.ReactNode }) {
+export function AgentDownloadsCard({ deviceId, commandOf }: { deviceId: string; commandOf?: (download: AgentDownload, bundleVersion: string) => React.ReactNode }) {
   const downloads = useAgentDownloads(deviceId);
   const save = useSaveAgentDownload(deviceId);
-  const installer = downloads.data?.downloads.find((d) => d.kind === 'installer');
   return (
     <Card withBorder radius="md">
       <Title order={4} mb="sm">
@@ -59,18 +64,30 @@ export function AgentDownloadsCard({ deviceId, installCommand }: { deviceId: str
               ))}
             </Table.Tbody>
           </Table>
-          {installer && installCommand ? (
-            <Stack gap={4}>
-              <Text size="sm" fw={500}>
-                Install on Linux
-              </Text>
-              <Text size="sm" c="dimmed">
-                Run this as root where the installer was saved: it installs into <Code>/opt/fleetlink-agent</Code>, writes the systemd unit{' '}
-                <Code>fleetlink-agent.service</Code> and starts the agent, which then updates itself to its branch’s releases.
-              </Text>
-              {installCommand(installer.name)}
-            </Stack>
-          ) : null}
+          {commandOf
+            ? downloads.data.downloads.map((d) => (
+                <Stack gap={4} key={d.kind} data-testid={`download-${d.kind}-how`}>
+                  <Text size="sm" fw={500}>
+                    {howTitle[d.kind]}
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    {d.kind === 'installer' ? (
+                      <>
+                        Run this as root where the installer was saved: it installs into <Code>/opt/fleetlink-agent</Code>, writes the systemd unit{' '}
+                        <Code>fleetlink-agent.service</Code> and starts the agent, which then updates itself to its branch’s releases.
+                      </>
+                    ) : (
+                      <>
+                        Run this as any user where the archive was saved: it unpacks the folder <Code>{portableFolder(downloads.data.release!.bundleVersion)}</Code>{' '}
+                        and runs the agent from it, in the foreground; the agent keeps its credentials in the folder’s <Code>data</Code> and
+                        updates itself there.
+                      </>
+                    )}
+                  </Text>
+                  {commandOf(d, downloads.data.release!.bundleVersion)}
+                </Stack>
+              ))
+            : null}
         </Stack>
       )}
     </Card>

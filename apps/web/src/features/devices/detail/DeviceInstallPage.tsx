@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../../app/forms/ConfirmButton';
 import { formatDateTime } from '../../../app/format/date-format';
 import { useResetInstallationKey } from '../device-api';
 import { useCurrentDevice } from './DeviceLayout';
-import { AGENT_BIN, agentCommand, installerCommand, maskedAgentCommand, maskSecret } from './agent-command';
+import { AGENT_BIN, agentCommand, installerCommand, masked, maskSecret, portableCommand, type AgentCommandInput } from './agent-command';
 import { AgentDownloadsCard } from './AgentDownloadsCard';
 
 /** SPEC §9: copy-icon feedback lasts 1 s. */
@@ -83,7 +83,7 @@ function AgentCommandCard({ deviceId, installationKey, keyUsed }: { deviceId: st
         <Code>~/.fleetlink-agent/&lt;device id&gt;</Code>). This runs the agent of the checkout as it is; to install the agent as a service
         that updates itself to its branch’s releases, use the installer under Downloads.
       </Text>
-      <SecretCommand command={agentCommand(input)} masked={maskedAgentCommand(input)} testId="install-command" />
+      <SecretCommand command={agentCommand(input)} masked={agentCommand(masked(input))} testId="install-command" />
       {keyUsed ? (
         <Text size="sm" c="orange.8" mt="xs" data-testid="install-command-key-used">
           Its key has enrolled the device’s agent already: this command enrolls another machine only after the key is reset (below).
@@ -159,17 +159,13 @@ export function DeviceInstallPage() {
     <Stack>
       <AgentDownloadsCard
         deviceId={device.id}
-        installCommand={
+        commandOf={
           key !== null
-            ? (installer) => {
+            ? (download, bundleVersion) => {
                 const input = { consoleUrl: window.location.origin, deviceId: device.id, installationKey: key };
-                return (
-                  <SecretCommand
-                    command={installerCommand(input, installer)}
-                    masked={installerCommand({ ...input, installationKey: maskSecret(key) }, installer)}
-                    testId="install-installer-command"
-                  />
-                );
+                const command = (i: AgentCommandInput) =>
+                  download.kind === 'installer' ? installerCommand(i, download.name) : portableCommand(i, download.name, bundleVersion);
+                return <SecretCommand command={command(input)} masked={command(masked(input))} testId={`install-${download.kind}-command`} />;
               }
             : undefined
         }
