@@ -39,9 +39,10 @@ async function startStackOnce(extraEnv: Record<string, string>): Promise<Stack> 
   const tunnelSshPort = await freePort();
   const tunnelHttpPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-e2e-'));
+  // No built-in release (a packed agent) unless a spec asks for one: specs count the releases they make.
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), TUNNEL_SSH_PORT: String(tunnelSshPort), TUNNEL_HTTP_PORT: String(tunnelHttpPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv },
+    env: { ...process.env, PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), TUNNEL_SSH_PORT: String(tunnelSshPort), TUNNEL_HTTP_PORT: String(tunnelHttpPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', AGENT_BUILT_IN_RELEASE: 'false', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = `http://localhost:${port}`;

@@ -124,6 +124,14 @@ const envSchema = z
     BUNDLE_S3_PREFIX: z.string().default('fleetlink/bundles/'),
     /** Largest agent bundle an administrator may upload, in bytes (413 past it). */
     BUNDLE_MAX_BYTES: z.coerce.number().int().min(1).default(BUNDLE_MAX_BYTES_DEFAULT),
+    /**
+     * At the first start of a console with no release, register the agent it was built with as the
+     * built-in release (PRODUCTION, its version), so the Install page offers downloads at once.
+     */
+    AGENT_BUILT_IN_RELEASE: z
+      .enum(['true', 'false'], { error: 'AGENT_BUILT_IN_RELEASE must be true or false.' })
+      .default('true')
+      .transform((v) => v === 'true'),
     /** Path-style addressing (bucket in the path), which most self-hosted stores need. */
     BLOB_S3_FORCE_PATH_STYLE: z
       .enum(['true', 'false'])

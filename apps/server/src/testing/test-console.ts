@@ -69,6 +69,8 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
     MQTT_EMBEDDED_PORT: '0',
     // Nor a tunnel proxy: 2222 and 8081 may be taken too.
     TUNNEL_SSH_PORT: '0',
+    // Nor the built-in release (a packed agent): tests count the releases they make.
+    AGENT_BUILT_IN_RELEASE: 'false',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...overrides,
   });

@@ -57,7 +57,7 @@ export type AgentDownload = z.infer<typeof agentDownloadSchema>;
 
 /** The downloads of one device: its branch's release and what is built from it; `release` null while there is none. */
 export const agentDownloadsSchema = z.object({
-  release: z.object({ branch: z.string(), version: z.string(), bundleVersion: z.string() }).nullable(),
+  release: z.object({ branch: z.string(), version: z.string(), bundleVersion: z.string(), builtIn: z.boolean() }).nullable(),
   downloads: z.array(agentDownloadSchema),
 });
 export type AgentDownloads = z.infer<typeof agentDownloadsSchema>;

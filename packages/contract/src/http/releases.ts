@@ -111,6 +111,8 @@ export const releaseSchema = z.object({
   notes: z.string().nullable(),
   bundles: z.array(z.object({ name: z.string(), version: z.string() })),
   createdAt: z.string(),
+  /** Registered by the console at its first start, with the agent it was built with; any other release takes over from it. */
+  builtIn: z.boolean(),
   /** Where it stands on devices (issue 32); in the list only. */
   devices: releaseStandingSchema.optional(),
 });

@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ReleaseBranch } from '@fleetlink/contract';
 
 /**
@@ -26,6 +26,8 @@ export const releases = pgTable(
     branch: text('branch').$type<ReleaseBranch>().notNull(),
     version: text('version').notNull(),
     notes: text('notes'),
+    /** The release a console registers at its first start with the agent it was built with (issue 59): any other release takes over from it. */
+    builtIn: boolean('built_in').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('releases_branch_version_idx').on(t.branch, t.version)],

@@ -24,6 +24,7 @@ import { TelemetryRepository } from '../telemetry/telemetry.repository.js';
 import { TelemetryService } from '../telemetry/telemetry.service.js';
 import { BundlesService } from '../releases/bundles.service.js';
 import { ReleasesRepository } from '../releases/releases.repository.js';
+import { registerBuiltInRelease } from '../releases/built-in-release.js';
 import { ReleasesService } from '../releases/releases.service.js';
 import { DeviceRevocationsRepository } from '../tunnels/device-revocations.repository.js';
 import { ProxyApiService } from '../tunnels/proxy-api.service.js';
@@ -144,6 +145,13 @@ export async function startMessaging(o: {
   const releasesRepo = new ReleasesRepository(db);
   const bundleStore = await openBlobStore(env, 'bundles');
   const bundles = new BundlesService({ repo: releasesRepo, store: bundleStore, audit, maxBytes: env.BUNDLE_MAX_BYTES });
+  const releases = new ReleasesService({ repo: releasesRepo, audit, credentials, store: bundleStore });
+  if (env.AGENT_BUILT_IN_RELEASE) {
+    // A console that cannot pack its agent still starts: its Install page waits for a release, as before.
+    await registerBuiltInRelease({ db, repo: releasesRepo, bundles, releases, workDir: env.DATA_DIR, log }).catch((err: Error) =>
+      log.warn({ err }, `the built-in release could not be registered (tried again at the next start): ${err.message}`),
+    );
+  }
   const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
   return {
     hub,
@@ -171,7 +179,7 @@ export async function startMessaging(o: {
     blobSweeper,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     bundles,
-    releases: new ReleasesService({ repo: releasesRepo, audit, credentials, store: bundleStore }),
+    releases,
     agentDownloads: new AgentDownloadsService({ repo: releasesRepo, store: bundleStore, policy, cacheDir: path.resolve(env.DATA_DIR, 'agent-downloads') }),
     bundleMaxBytes: env.BUNDLE_MAX_BYTES,
     telemetry: telemetryRepo,

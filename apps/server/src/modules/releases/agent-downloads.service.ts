@@ -10,7 +10,7 @@ import { keepPrivate } from '../../lib/private-files.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { BlobStore } from '../transfers/blobs/blob-store.js';
 import type { BundleRecord, ReleasesRepository } from './releases.repository.js';
-import { newestFirst } from './releases.service.js';
+import { byPrecedence } from './releases.service.js';
 
 /** The line of the installer after which the portable archive follows (launcher/install.sh). */
 export const INSTALLER_ARCHIVE_MARKER = '__FLEETLINK_ARCHIVE__';
@@ -43,7 +43,7 @@ export class AgentDownloadsService {
     if (!found) return { release: null, downloads: [] };
     const built = await this.built(found.bundle);
     return {
-      release: { branch: found.release.branch, version: found.release.version, bundleVersion: found.bundle.version },
+      release: { branch: found.release.branch, version: found.release.version, bundleVersion: found.bundle.version, builtIn: found.release.builtIn },
       downloads: (['installer', 'portable'] as const).map((kind) => ({ kind, name: built.files[kind].name, size: built.files[kind].size })),
     };
   }
@@ -55,12 +55,12 @@ export class AgentDownloadsService {
     return { name, size, stream: createReadStream(file) };
   }
 
-  /** The newest release of the device's branches that holds an agent bundle, and that bundle. */
+  /** The release the device takes (an operator's before the built-in one, then the newest) of those that hold an agent bundle, and that bundle. */
   private async releaseOf(p: Principal, deviceId: string) {
     await this.deps.policy.readDevice(p, deviceId);
     const branch = await this.deps.repo.deviceBranch(deviceId);
     if (!branch) throw notFound('Device not found.');
-    const releases = (await this.deps.repo.releases(releaseBranchesFor[branch])).sort(newestFirst);
+    const releases = (await this.deps.repo.releases(releaseBranchesFor[branch])).sort(byPrecedence);
     for (const release of releases) {
       const agent = agentBundleOf(release.bundles);
       const bundle = agent && (await this.deps.repo.bundle(agent.name, agent.version));

@@ -66,7 +66,7 @@ describe('agent downloads and the Linux installer', () => {
     expect((await s.tc.api('/api/release', { method: 'POST', token: admin, json: { branch: 'PRODUCTION', version: '2.0.0', bundles: [{ name: 'fleetlink-agent', version: '2.0.0' }] } })).status).toBe(201);
     const dev = await memberDevice(s.tc.database.db, 'installed');
     const list = await downloads(dev.id);
-    expect(list.release).toEqual({ branch: 'PRODUCTION', version: '2.0.0', bundleVersion: '2.0.0' });
+    expect(list.release).toEqual({ branch: 'PRODUCTION', version: '2.0.0', bundleVersion: '2.0.0', builtIn: false });
     expect(list.downloads.map((d) => d.name)).toEqual(['fleetlink-agent-2.0.0-linux-installer.sh', 'fleetlink-agent-2.0.0-linux-portable.tar.gz']);
     for (const d of list.downloads) {
       const file = await download(dev.id, d.kind);

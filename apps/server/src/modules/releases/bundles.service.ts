@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { AuditKind, BUNDLE_UPLOAD_FIELD, ErrorCode, formatBytes, type Bundle } from '@fleetlink/contract';
 import { rcompare } from 'semver';
 import type { Principal } from '../../auth/principal.js';
+import type { Actor } from '../audit/audit-trail.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../organizations/unique-violation.js';
@@ -49,30 +50,38 @@ export class BundlesService {
   /** `POST /api/bundle` (multipart, the archive in the field 'file'). */
   async upload(p: Principal, parts: AsyncIterable<UploadPart>): Promise<Bundle> {
     const details: Record<string, unknown> = {};
-    return this.deps.audit.track(p, { kind: AuditKind.BundleUpload, details }, async () => {
-      const file = await fileOf(parts, details);
-      const id = randomUUID();
-      const archive = new BundleArchive();
-      let size: number;
-      // The upload's own failure (too large for the form, the browser gone) ends the store's write too.
-      file.once('error', (err) => archive.stream.destroy(err));
-      try {
-        size = details.size = await this.deps.store.write(id, file.pipe(archive.stream), this.deps.maxBytes);
-      } catch (err) {
-        file.resume();
-        throw this.storeError(err);
-      }
-      try {
-        const { manifest, sha256 } = archive.result();
-        Object.assign(details, manifest, { sha256 });
-        return toBundle(await this.deps.repo.insertBundle({ id, ...manifest, sha256, size }));
-      } catch (err) {
-        await this.deps.store.remove(id);
-        if (err instanceof BadBundle) throw badRequest(err.message, { [BUNDLE_UPLOAD_FIELD]: err.message });
-        if (isUniqueViolation(err)) throw conflict(`Bundle ${details.name} ${details.version} is already uploaded: give the new one another version.`);
-        throw err;
-      }
-    });
+    return this.deps.audit.track(p, { kind: AuditKind.BundleUpload, details }, async () => this.keep(await fileOf(parts, details), details));
+  }
+
+  /** The bundle the console packed of the agent it was built with (issue 59), checked and kept as an upload is. */
+  async addBuiltIn(actor: Actor, file: Readable, fileName: string): Promise<Bundle> {
+    const details: Record<string, unknown> = { file: fileName, builtIn: true };
+    return this.deps.audit.track(actor, { kind: AuditKind.BundleUpload, details }, () => this.keep(file, details));
+  }
+
+  /** Streams an archive into the store, checking it on the way; keeps it under a new id once it proved to be a new bundle. */
+  private async keep(file: Readable, details: Record<string, unknown>): Promise<Bundle> {
+    const id = randomUUID();
+    const archive = new BundleArchive();
+    let size: number;
+    // The upload's own failure (too large for the form, the browser gone) ends the store's write too.
+    file.once('error', (err) => archive.stream.destroy(err));
+    try {
+      size = details.size = await this.deps.store.write(id, file.pipe(archive.stream), this.deps.maxBytes);
+    } catch (err) {
+      file.resume();
+      throw this.storeError(err);
+    }
+    try {
+      const { manifest, sha256 } = archive.result();
+      Object.assign(details, manifest, { sha256 });
+      return toBundle(await this.deps.repo.insertBundle({ id, ...manifest, sha256, size }));
+    } catch (err) {
+      await this.deps.store.remove(id);
+      if (err instanceof BadBundle) throw badRequest(err.message, { [BUNDLE_UPLOAD_FIELD]: err.message });
+      if (isUniqueViolation(err)) throw conflict(`Bundle ${details.name} ${details.version} is already uploaded: give the new one another version.`);
+      throw err;
+    }
   }
 
   /** Deletes a bundle no release holds. */

@@ -11,7 +11,7 @@ export interface BundleRecord extends Omit<Bundle, 'uploadedAt'> {
 const bundleColumns = { id: bundles.id, name: bundles.name, version: bundles.version, sha256: bundles.sha256, size: bundles.size, uploadedAt: bundles.uploadedAt };
 
 /** A release with its bundles, as one row: the bundles as a JSON list. */
-export interface ReleaseRecord extends Omit<Release, 'createdAt' | 'bundles'> {
+export interface ReleaseRecord extends Omit<Release, 'createdAt' | 'bundles' | 'devices'> {
   createdAt: Date;
   bundles: { name: string; version: string; sha256: string; size: number }[];
 }
@@ -69,13 +69,13 @@ export class ReleasesRepository {
       from ${releaseBundles} rb join ${bundles} b on b.id = rb.bundle_id
       where rb.release_id = "releases"."id"), '[]'::json)`;
     const query = this.db
-      .select({ branch: releases.branch, version: releases.version, notes: releases.notes, createdAt: releases.createdAt, bundles: list })
+      .select({ branch: releases.branch, version: releases.version, notes: releases.notes, builtIn: releases.builtIn, createdAt: releases.createdAt, bundles: list })
       .from(releases);
     return branches ? query.where(inArray(releases.branch, [...branches])) : query;
   }
 
   /** A release and its bundles in one transaction; answers when it was created, or throws the unique violation when it exists. */
-  async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null }, bundleIds: string[]): Promise<Date> {
+  async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null; builtIn?: boolean }, bundleIds: string[]): Promise<Date> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.insert(releases).values(release).returning({ id: releases.id, createdAt: releases.createdAt });
       await tx.insert(releaseBundles).values(bundleIds.map((bundleId) => ({ releaseId: row!.id, bundleId })));

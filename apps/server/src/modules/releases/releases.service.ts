@@ -4,7 +4,7 @@ import { AuditKind, ErrorCode, releaseBranchesFor, type AgentRelease, type Relea
 import { rcompare } from 'semver';
 import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
-import type { AuditTrail } from '../audit/audit-trail.js';
+import type { Actor, AuditTrail } from '../audit/audit-trail.js';
 import type { DeviceCredentials } from '../enrollment/credentials.js';
 import type { BlobStore } from '../transfers/blobs/blob-store.js';
 import { releaseStandings } from './release-standing.js';
@@ -19,8 +19,16 @@ export interface ReleasesDeps {
   store: BlobStore;
 }
 
+export const BUILT_IN_RELEASE_NOTES = 'The agent this console was built with, registered at its first start. A release of your own takes over from it.';
+
 /** Newest version first (semver: 1.10.0 after 1.9.0, 2.0.0-rc.1 before 2.0.0); a tie goes to the later one. */
 export const newestFirst = (a: ReleaseRecord, b: ReleaseRecord) => rcompare(a.version, b.version) || b.createdAt.getTime() - a.createdAt.getTime();
+
+/**
+ * Which release a device takes, first first: an operator's own releases before the built-in one
+ * (issue 59), whatever their versions; then the newest.
+ */
+export const byPrecedence = (a: ReleaseRecord, b: ReleaseRecord) => Number(a.builtIn) - Number(b.builtIn) || newestFirst(a, b);
 
 const toRelease = (r: ReleaseRecord): Release => ({
   branch: r.branch,
@@ -28,6 +36,7 @@ const toRelease = (r: ReleaseRecord): Release => ({
   notes: r.notes,
   bundles: r.bundles.map(({ name, version }) => ({ name, version })),
   createdAt: r.createdAt.toISOString(),
+  builtIn: r.builtIn,
 });
 
 /**
@@ -40,14 +49,28 @@ export class ReleasesService {
   /** All releases, newest version first (SPEC hint: releases are sorted by version), each with where it stands on devices. */
   async list(): Promise<Release[]> {
     const [records, devices] = await Promise.all([this.deps.repo.releases(), this.deps.repo.deviceAgents()]);
-    const sorted = records.sort(newestFirst);
-    const standings = releaseStandings(sorted, devices);
-    return sorted.map((r, i) => ({ ...toRelease(r), devices: standings[i] }));
+    // Where each stands follows which one devices take; the list shows them by version.
+    const taken = [...records].sort(byPrecedence);
+    const standings = new Map(releaseStandings(taken, devices).map((s, i) => [taken[i]!, s]));
+    return records.sort(newestFirst).map((r) => ({ ...toRelease(r), devices: standings.get(r) }));
   }
 
   async create(p: Principal, form: ReleaseForm): Promise<Release> {
-    const details = { branch: form.branch, version: form.version, bundles: form.bundles };
-    return this.deps.audit.track(p, { kind: AuditKind.ReleaseCreate, details }, async () => {
+    return this.insert(p, form, false);
+  }
+
+  /**
+   * The built-in release (issue 59): the bundle of the agent this console was built with, on
+   * PRODUCTION (which every branch follows) under the bundle's version, so that a console with no
+   * release of its own yet still offers the Install page's downloads.
+   */
+  async createBuiltIn(actor: Actor, bundle: { name: string; version: string }): Promise<Release> {
+    return this.insert(actor, { branch: 'PRODUCTION', version: bundle.version, notes: BUILT_IN_RELEASE_NOTES, bundles: [bundle] }, true);
+  }
+
+  private async insert(actor: Actor, form: ReleaseForm, builtIn: boolean): Promise<Release> {
+    const details = { branch: form.branch, version: form.version, bundles: form.bundles, ...(builtIn ? { builtIn } : {}) };
+    return this.deps.audit.track(actor, { kind: AuditKind.ReleaseCreate, details }, async () => {
       const ids: string[] = [];
       for (const [i, row] of form.bundles.entries()) {
         const bundle = await this.deps.repo.bundle(row.name, row.version);
@@ -56,8 +79,8 @@ export class ReleasesService {
       }
       const release = { branch: form.branch, version: form.version, notes: form.notes || null };
       try {
-        const createdAt = await this.deps.repo.insertRelease(release, ids);
-        return { ...release, bundles: form.bundles, createdAt: createdAt.toISOString() };
+        const createdAt = await this.deps.repo.insertRelease({ ...release, builtIn }, ids);
+        return { ...release, bundles: form.bundles, createdAt: createdAt.toISOString(), builtIn };
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(`Release ${form.branch} ${form.version} exists already.`);
         // A bundle deleted since it was looked up above.
@@ -79,8 +102,8 @@ export class ReleasesService {
    * (HTTP Basic), so it can learn only its own.
    */
   async forAgent(authorization: string | undefined): Promise<AgentRelease> {
-    const [newest] = (await this.releasesOf(authorization, 'asks for its release')).sort(newestFirst);
-    return { release: newest ? { branch: newest.branch, version: newest.version, bundles: newest.bundles } : null };
+    const [taken] = (await this.releasesOf(authorization, 'asks for its release')).sort(byPrecedence);
+    return { release: taken ? { branch: taken.branch, version: taken.version, bundles: taken.bundles } : null };
   }
 
   /**

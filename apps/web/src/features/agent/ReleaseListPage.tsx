@@ -37,7 +37,20 @@ export function ReleaseListPage() {
             {releases.data.map((r) => (
               <Table.Tr key={`${r.branch} ${r.version}`}>
                 <Table.Td>{r.branch}</Table.Td>
-                <Table.Td ff="monospace">{r.version}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Text ff="monospace" size="sm">
+                      {r.version}
+                    </Text>
+                    {r.builtIn ? (
+                      <Tooltip label={r.notes} multiline w={260} withArrow>
+                        <Badge variant="light" color="gray" tt="none" data-testid="release-built-in">
+                          Built-in
+                        </Badge>
+                      </Tooltip>
+                    ) : null}
+                  </Group>
+                </Table.Td>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.bundles.map((b) => `${b.name} ${b.version}`).join(', ')}</Table.Td>
                 <Table.Td data-testid="release-devices">{r.devices ? <Standing devices={r.devices} /> : null}</Table.Td>
                 <Table.Td>

@@ -35,8 +35,9 @@ export function AgentDownloadsCard({ deviceId, commandOf }: { deviceId: string; 
       ) : (
         <Stack gap="sm" data-testid="install-downloads">
           <Text size="sm" data-testid="install-downloads-version">
-            Agent version {downloads.data.release.bundleVersion} (release {downloads.data.release.branch} {downloads.data.release.version}). The agent needs
-            Node.js 20.19 or newer on the device; the installer checks for it.
+            Agent version {downloads.data.release.bundleVersion} (release {downloads.data.release.branch} {downloads.data.release.version}
+            {downloads.data.release.builtIn ? ', built in: the agent this console was built with, until a release of your own takes over' : ''}). The
+            agent needs Node.js 20.19 or newer on the device; the installer checks for it.
           </Text>
           <Table>
             <Table.Tbody>

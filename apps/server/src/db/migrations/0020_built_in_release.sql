@@ -1,0 +1,1 @@
+ALTER TABLE "releases" ADD COLUMN "built_in" boolean DEFAULT false NOT NULL;
