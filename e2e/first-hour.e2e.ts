@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../apps/server/src/testing/test-console.js';
+import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { hostKeyFile, startStandaloneProxy, type StandaloneProxy } from '../apps/server/src/modules/tunnels/standalone-proxy.test-support.js';
 import { admin } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { createCompany } from './support/live-device';
@@ -12,6 +15,12 @@ const agentVersion: string = JSON.parse(readFileSync(path.resolve(import.meta.di
 describe('the first hour', () => {
   // The built-in release, as on every console's first start (other specs turn it off).
   const suite = useConsoleSuite({ AGENT_BUILT_IN_RELEASE: 'true' });
+  const dirs: string[] = [];
+  let proxy: StandaloneProxy | undefined;
+  afterAll(async () => {
+    await proxy?.stop();
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
 
   it("offers a fresh console's Install page both downloads of its own agent, each with its command, the key masked", async () => {
     const organization = await createCompany(suite, admin, 'First hour');
@@ -32,6 +41,67 @@ describe('the first hour', () => {
     // The Releases page says which release is the built-in one.
     await page.goto(`${suite.stack.url}/agent/releases`);
     await page.getByTestId('release-built-in').waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('registers servers as they are: a proxy through the form that then signs in, a plain mqtt:// server without a trust store, shown unreachable', async () => {
+    const { page, pageErrors } = await suite.signedIn(admin, '/servers/new');
+    await page.getByRole('heading', { name: 'Register new server' }).waitFor();
+
+    // A PROXY: username is its id, the password is required, and the standalone proxy signs in with both.
+    const dir = tempDir('fleetlink-e2e-proxy-');
+    dirs.push(dir);
+    const key = hostKeyFile(dir);
+    const sshPort = await freePort();
+    await page.getByRole('radio', { name: 'Proxy' }).check();
+    await page.getByRole('textbox', { name: 'URL', exact: true }).fill(`ssh://127.0.0.1:${sshPort}`);
+    await page.getByRole('textbox', { name: 'Host key' }).fill(key.publicKey);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Password is required.').waitFor();
+    expect(await page.getByTestId('server-proxy-username').inputValue()).toBe('');
+    await page.getByLabel(/^Password/).fill('a-proxy-password-of-ours');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/servers$/);
+    const { body: servers } = await suite.api(admin, 'GET', '/api/servers');
+    const registered = servers.find((s: { url: string }) => s.url === `ssh://127.0.0.1:${sshPort}`);
+    await page.getByTestId('server-card').filter({ hasText: `127.0.0.1:${sshPort}` }).getByRole('link', { name: 'Edit server' }).click();
+    await page.getByRole('heading', { name: 'Update server' }).waitFor();
+    expect(await page.getByTestId('server-proxy-username').inputValue()).toBe(registered.id);
+    proxy = await startStandaloneProxy({
+      FLEETLINK_CONSOLE_URL: suite.stack.url,
+      PROXY_SERVER_ID: registered.id,
+      PROXY_PASSWORD: 'a-proxy-password-of-ours',
+      PROXY_HOST_KEY_FILE: key.file,
+      PROXY_SSH_HOST: '127.0.0.1',
+      PROXY_SSH_PORT: String(sshPort),
+      PROXY_HTTP_HOST: '127.0.0.1',
+      PROXY_HTTP_PORT: String(await freePort()),
+      PROXY_DOMAIN: 'tunnels.example.com',
+    });
+    expect(proxy.output()).not.toContain('refused');
+
+    // A plain mqtt:// message server: no trust store asked for, a note that the link is not encrypted.
+    await page.goto(`${suite.stack.url}/servers/new`);
+    const url = page.getByRole('textbox', { name: 'URL', exact: true });
+    await url.fill('mqtts://127.0.0.1:1');
+    expect(await page.getByTestId('server-plain-link').count()).toBe(0);
+    const unreachablePort = await freePort(); // nothing listens there
+    await url.fill(`mqtt://127.0.0.1:${unreachablePort}`);
+    await page.getByTestId('server-plain-link').waitFor();
+    await page.getByRole('textbox', { name: 'Username' }).fill('console');
+    await page.getByLabel(/^Password/).first().fill('broker-password');
+    await page.getByRole('textbox', { name: 'Blob base URL' }).fill('https://blobs.example.com/fleetlink');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/servers$/);
+    const card = page.getByTestId('server-card').filter({ hasText: `mqtt://127.0.0.1:${unreachablePort}` });
+    await card.getByTestId('server-connection').filter({ hasText: /^Unreachable since \d\d:\d\d: connection refused$/ }).waitFor({ timeout: 20_000 });
+    // The built-in broker, beside it, is connected.
+    await page.getByTestId('server-card').filter({ hasText: 'Built-in' }).filter({ hasText: 'MESSAGE' }).getByTestId('server-connection').filter({ hasText: /^Connected since/ }).waitFor();
+    await page.screenshot({ path: screenshotPath('issue59-servers.png'), fullPage: true });
+    // Retried with backoff and logged once, not once a second.
+    await new Promise((r) => setTimeout(r, 4000));
+    const lines = suite.stack.output().split('\n').filter((l) => l.includes(`127.0.0.1:${unreachablePort}`) && l.includes('unreachable'));
+    expect(lines).toHaveLength(1);
     expect(pageErrors).toEqual([]);
   });
 });

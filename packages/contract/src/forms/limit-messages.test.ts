@@ -71,7 +71,7 @@ describe('limit messages (SPEC §5 formats)', () => {
   });
 
   it('takes a max capacity up to 9,999,999 and refuses 10,000,000 with a message that says so', () => {
-    const server = { type: 'PROXY', url: 'ssh://proxy.example.com:22', status: 'ONLINE', hostKey: 'ssh-ed25519 AAAA' };
+    const server = { type: 'PROXY', url: 'ssh://proxy.example.com:22', status: 'ONLINE', password: 'proxy-password', hostKey: 'ssh-ed25519 AAAA' };
     expect(serverFormSchema.safeParse({ ...server, maxCapacity: 9_999_999 }).success).toBe(true);
     const refused = serverFormSchema.safeParse({ ...server, maxCapacity: 10_000_000 });
     expect(refused.error?.issues.map((i) => i.message)).toEqual(['Max capacity must be less than 10000000.']);

@@ -53,11 +53,16 @@ export const serverSchemesByType: Record<ServerType, readonly string[]> = {
 export const serverSchemeMessage = (type: ServerType) =>
   `URL of a ${type === 'MESSAGE' ? 'message' : 'proxy'} server must start with ${serverSchemesByType[type].map((s) => `${s}://`).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`;
 
-/** Fields a server of each type must fill (SPEC §5). */
+/** Fields a server of each type must fill (SPEC §5; a proxy's password since issue 59: it signs in with it). */
 export const serverRequiredByType: Record<ServerType, readonly (keyof typeof serverLabels)[]> = {
   MESSAGE: ['username', 'password', 'trustStore', 'trustStorePassword', 'blobBaseUrl'],
-  PROXY: ['hostKey'],
+  PROXY: ['password', 'hostKey'],
 };
+
+/** Whether a URL's link is encrypted (TLS): mqtts://, wss://, ssh://. */
+export const serverUrlIsEncrypted = (url: string | null | undefined) => /^(mqtts|wss|ssh):/i.test(url ?? '');
+/** The fields that only an encrypted link needs (issue 59: a plain mqtt:// server has no certificate to check). */
+const tlsOnlyFields: readonly string[] = ['trustStore', 'trustStorePassword'];
 
 const optionalText = (label: string, max = SERVER_TEXT_MAX) =>
   z.string({ error: `${label} must be text.` }).trim().max(max, messages.maxLength(label, max)).nullish();
@@ -74,8 +79,10 @@ export function serverMissingFields(
   secretsKept = false,
 ): Partial<Record<keyof typeof serverLabels, string>> {
   const missing: Partial<Record<keyof typeof serverLabels, string>> = {};
+  const encrypted = serverUrlIsEncrypted(typeof form.url === 'string' ? form.url : '');
   for (const field of serverRequiredByType[form.type] ?? []) {
     if (secretsKept && serverSecretFields.includes(field)) continue;
+    if (!encrypted && tlsOnlyFields.includes(field)) continue;
     const value = form[field];
     if (value === undefined || value === null || String(value).trim() === '') missing[field] = messages.required(serverLabels[field]);
   }
@@ -180,6 +187,14 @@ export const serverSchema = z.object({
   builtIn: z.boolean(),
   /** The hub's connection to a MESSAGE server right now; null for PROXY servers. */
   connected: z.boolean().nullable(),
+  /**
+   * The answering console's connection to a MESSAGE server (issue 59): connecting, connected, or
+   * unreachable since when and why ("connection refused"); null for PROXY servers, and for a
+   * server that console has not tried yet (registered at another console since its last reload).
+   */
+  connection: z
+    .object({ state: z.enum(['CONNECTING', 'CONNECTED', 'UNREACHABLE']), since: z.string(), error: z.string().nullable() })
+    .nullable(),
 });
 export type Server = z.infer<typeof serverSchema>;
 export const serverListSchema = z.array(serverSchema);

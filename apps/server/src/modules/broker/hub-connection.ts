@@ -25,6 +25,38 @@ export interface HubConnectionOptions {
   onConnect?(serverId: string): Promise<void>;
 }
 
+/** Reconnects start after a second and double up to a minute while the server stays away. */
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 60_000;
+
+/** What a person is told of a connection's state (the Servers page). */
+export interface ConnectionState {
+  state: 'CONNECTING' | 'CONNECTED' | 'UNREACHABLE';
+  /** When it came to this state. */
+  since: Date;
+  /** Why it is unreachable, in a person's words. */
+  error: string | null;
+}
+
+/** A connection error as a person reads it: what went wrong, not a stack of codes. */
+export function describeConnectionError(err: Error & { code?: string | number }): string {
+  const code = typeof err.code === 'string' ? err.code : undefined;
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name could not be looked up',
+    ETIMEDOUT: 'no answer',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ECONNRESET: 'connection reset',
+  };
+  if (code && known[code]) return known[code];
+  if (/Not authorized|Bad username or password/i.test(err.message)) return 'the username or password was refused';
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || /certificate|SSL|TLS/i.test(err.message)) return `TLS: ${err.message}`;
+  if (/connack timeout/i.test(err.message)) return 'no answer';
+  return err.message;
+}
+
 const DYNSEC_TOPIC = '$CONTROL/dynamic-security/v1';
 const DYNSEC_TIMEOUT_MS = 10_000;
 
@@ -41,6 +73,8 @@ export function caFromTrustStore(b64: string | null): string | Buffer | undefine
 /**
  * The console's connection to one message server. mqtt.js reconnects forever, so a broker that
  * restarts finds the hub back within a couple of seconds; subscriptions are renewed on each connect.
+ * A server that stays away is tried again less and less often (up to once a minute), and its state
+ * is logged when it changes, not at every attempt.
  */
 export class HubConnection {
   readonly client: MqttClient;
@@ -49,6 +83,7 @@ export class HubConnection {
   private ready = false;
   /** Sessions (connects) so far; a set-up finishing for an older one changes nothing. */
   private session = 0;
+  private current: ConnectionState = { state: 'CONNECTING', since: new Date(), error: null };
 
   constructor(private readonly opts: HubConnectionOptions) {
     const { serverId, url, log } = opts;
@@ -62,7 +97,7 @@ export class HubConnection {
       ca: caFromTrustStore(opts.trustStore),
       clean: true,
       keepalive: 30,
-      reconnectPeriod: 1000,
+      reconnectPeriod: FIRST_RETRY_MS,
       connectTimeout: 10_000,
       resubscribe: false,
     });
@@ -72,6 +107,8 @@ export class HubConnection {
       (this.client.stream as { setNoDelay?(on: boolean): void }).setNoDelay?.(true);
       const session = ++this.session;
       this.ready = false;
+      this.client.options.reconnectPeriod = FIRST_RETRY_MS;
+      this.current = { state: 'CONNECTED', since: new Date(), error: null };
       log.info({ serverId, url, reconnect: session > 1 }, 'message hub connected');
       const filters = hubSubscriptions(opts.replyToken);
       if (opts.dynsec) filters.push(`${DYNSEC_TOPIC}/response`);
@@ -89,8 +126,13 @@ export class HubConnection {
       this.ready = false;
       this.failPending(new ConnectionLostError(`the connection to ${url} was lost`));
     });
-    this.client.on('offline', () => log.info({ serverId, url }, 'message hub disconnected, retrying'));
-    this.client.on('error', (err) => log.warn({ serverId, url, err: err.message }, 'message hub connection error'));
+    this.client.on('offline', () => this.becameUnreachable(this.current.error ?? 'connection lost'));
+    // mqtt.js waits reconnectPeriod before each attempt (read when it sets the attempt's timer):
+    // each attempt makes the wait after it twice as long, up to a minute; a connect resets it.
+    this.client.on('reconnect', () => {
+      this.client.options.reconnectPeriod = Math.min((this.client.options.reconnectPeriod ?? FIRST_RETRY_MS) * 2, LAST_RETRY_MS);
+    });
+    this.client.on('error', (err) => this.becameUnreachable(describeConnectionError(err)));
     this.client.on('message', (topic, payload) => {
       if (topic === `${DYNSEC_TOPIC}/response`) return this.onDynsecResponse(payload);
       opts.onMessage(serverId, topic, payload);
@@ -99,6 +141,19 @@ export class HubConnection {
 
   get serverId() {
     return this.opts.serverId;
+  }
+
+  /** Connecting, connected, or unreachable since when and why. */
+  get state(): ConnectionState {
+    return this.current;
+  }
+
+  /** Logged once per change: a second error of the same kind while unreachable says nothing new. */
+  private becameUnreachable(error: string) {
+    if (this.current.state === 'UNREACHABLE' && this.current.error === error) return;
+    const since = this.current.state === 'UNREACHABLE' ? this.current.since : new Date();
+    this.current = { state: 'UNREACHABLE', since, error };
+    this.opts.log.warn({ serverId: this.opts.serverId, url: this.opts.url, err: error }, 'message server unreachable, retrying with backoff');
   }
 
   /** Connected, subscribed and set up: requests sent now get their replies (dynamic security, devices). */

@@ -21,7 +21,7 @@ import type { ServersRepository } from '../servers/servers.repository.js';
 import { DeviceRequestError } from './device-request-error.js';
 import { DeviceWorkQueue } from './device-work-queue.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
-import { ConnectionLostError, HubConnection, type HubLog } from './hub-connection.js';
+import { ConnectionLostError, HubConnection, type ConnectionState, type HubLog } from './hub-connection.js';
 import { bindDeviceClientIds, ensureConsoleRole, provisionDevice, removeDevice } from './dynsec.js';
 
 /** Validated device traffic, by topic kind. */
@@ -151,6 +151,13 @@ export class MessageHub {
   isConnected(serverId: string): boolean | null {
     const c = this.connections.get(serverId);
     return c ? c.connected : null;
+  }
+
+  /** The connection's state for a person; connected only once it is set up (until then, connecting). */
+  connectionState(serverId: string): ConnectionState | null {
+    const c = this.connections.get(serverId);
+    if (!c) return null;
+    return c.state.state === 'CONNECTED' && !c.connected ? { ...c.state, state: 'CONNECTING' } : c.state;
   }
 
   private onMessage(serverId: string, topic: string, payload: Buffer) {

@@ -62,12 +62,12 @@ describe('server secrets are write-only', () => {
     await tc.call(ADMIN, 'PUT', `/api/server/${id}`, { ...message, password: 'replaced-3', trustStorePassword: '' });
     expect(await repo.findById(id)).toMatchObject({ password: 'replaced-3', trustStorePassword: message.trustStorePassword });
 
-    // A new message server still needs both, and so does a proxy turned into one (it keeps none).
+    // A new message server still needs both, and so does a proxy turned into one (its sign-in password is not kept for a broker).
     const blank = await tc.call(ADMIN, 'POST', '/api/server', { ...message, password: '' });
     expect(blank.status).toBe(400);
     expect(blank.body.fields).toMatchObject({ password: 'Password is required.' });
-    const proxy = await tc.call(ADMIN, 'POST', '/api/server', { type: 'PROXY', url: 'ssh://p.example.com:2222', maxCapacity: 1, status: 'OFFLINE', hostKey: 'ssh-ed25519 AAAA' });
-    const turned = await tc.call(ADMIN, 'PUT', `/api/server/${proxy.body.id}`, { ...message, password: '', trustStorePassword: '' });
+    const proxy = await tc.call(ADMIN, 'POST', '/api/server', { type: 'PROXY', url: 'ssh://p.example.com:2222', maxCapacity: 1, status: 'OFFLINE', password: 'proxy-pw-1', hostKey: 'ssh-ed25519 AAAA' });
+    const turned = await tc.call(ADMIN, 'PUT', `/api/server/${proxy.body.id}`, { ...message, url: 'mqtts://mq.example.com:8883', password: '', trustStorePassword: '' });
     expect(turned.status).toBe(400);
     expect(turned.body.fields).toEqual({ password: 'Password is required.', trustStorePassword: 'Trust store password is required.' });
     for (const s of [id, proxy.body.id]) expect((await tc.api(`/api/server/${s}`, { token: admin, method: 'DELETE' })).status).toBe(204);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
 
-const proxy = { type: 'PROXY', url: 'ssh://proxy.example.com:2222', maxCapacity: 50, status: 'ONLINE', hostKey: 'ssh-ed25519 AAAA' };
+const proxy = { type: 'PROXY', url: 'ssh://proxy.example.com:2222', maxCapacity: 50, status: 'ONLINE', password: 'proxy-password', hostKey: 'ssh-ed25519 AAAA' };
 
 describe('servers API', () => {
   let tc: TestConsole;
@@ -22,10 +22,10 @@ describe('servers API', () => {
   });
 
   it('validates with the spec messages, by type', async () => {
-    const res = await tc.api('/api/server', { token: admin, method: 'POST', json: { type: 'MESSAGE', url: 'mqtt://mq.example.com:1883', maxCapacity: 0, status: 'ONLINE' } });
+    const res = await tc.api('/api/server', { token: admin, method: 'POST', json: { type: 'MESSAGE', url: 'mqtts://mq.example.com:8883', maxCapacity: 0, status: 'ONLINE' } });
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.fields).toMatchObject({
+    expect(body.fields).toEqual({
       maxCapacity: 'Max capacity must be at least 1.',
       username: 'Username is required.',
       password: 'Password is required.',
@@ -33,6 +33,23 @@ describe('servers API', () => {
       trustStorePassword: 'Trust store password is required.',
       blobBaseUrl: 'Blob base URL is required.',
     });
+    // Issue 59: a plain mqtt:// or ws:// link has no certificate to check, so no trust store.
+    for (const url of ['mqtt://mq.example.com:1883', 'ws://mq.example.com:80/mqtt']) {
+      const plain = await tc.api('/api/server', { token: admin, method: 'POST', json: { type: 'MESSAGE', url, maxCapacity: 0, status: 'ONLINE' } });
+      expect(Object.keys((await plain.json()).fields).sort(), url).toEqual(['blobBaseUrl', 'maxCapacity', 'password', 'username']);
+    }
+    const plainSaved = await tc.api('/api/server', {
+      token: admin,
+      method: 'POST',
+      json: { type: 'MESSAGE', url: 'mqtt://mq.example.com:1883', maxCapacity: 1, status: 'OFFLINE', username: 'console', password: 'secret', blobBaseUrl: 'http://localhost' },
+    });
+    expect(plainSaved.status).toBe(201);
+    const plainServer = await plainSaved.json();
+    expect(plainServer).toMatchObject({ trustStore: null, trustStorePasswordSet: false });
+    expect((await tc.api(`/api/server/${plainServer.id}`, { token: admin, method: 'DELETE' })).status).toBe(204);
+    // A proxy signs in with its password: it cannot be registered without one.
+    const noPassword = await tc.api('/api/server', { token: admin, method: 'POST', json: { ...proxy, password: '' } });
+    expect((await noPassword.json()).fields).toEqual({ password: 'Password is required.' });
     const noPort = await tc.api('/api/server', { token: admin, method: 'POST', json: { ...proxy, url: 'proxy.example.com' } });
     expect((await noPort.json()).fields.url).toBe('URL is not a valid, it contain invalid characters.');
     const message = { type: 'MESSAGE', maxCapacity: 1, status: 'ONLINE', username: 'console', password: 'secret', trustStore: 'AAAA', trustStorePassword: 'store', blobBaseUrl: 'http://localhost' };

@@ -67,7 +67,14 @@ export class ServersService {
       hostKey: row.hostKey,
       builtIn: row.builtIn,
       connected: row.type === 'MESSAGE' ? (this.hub.isConnected(row.id) ?? false) : null,
+      connection: row.type === 'MESSAGE' ? this.connectionOf(row.id) : null,
     };
+  }
+
+  private connectionOf(serverId: string): Server['connection'] {
+    const c = this.hub.connectionState(serverId);
+    // None: registered at another console since this one's hub last (re)connected.
+    return c ? { state: c.state, since: c.since.toISOString(), error: c.error } : null;
   }
 
   async list(): Promise<Server[]> {
@@ -86,6 +93,8 @@ export class ServersService {
     if (organizationId && !(await this.repo.organizationExists(organizationId))) {
       throw badRequest('Organization not found.', { organization: 'Organization not found.' });
     }
+    // A blank secret keeps the one set, for the same type of server only: a proxy's sign-in password is no broker account's.
+    const kept = before?.type === form.type ? before : undefined;
     return {
       type: form.type,
       url: form.url.trim(),
@@ -94,9 +103,9 @@ export class ServersService {
       status: form.status,
       organizationId,
       username: blank(form.username),
-      password: blank(form.password) ?? before?.password ?? null,
+      password: blank(form.password) ?? kept?.password ?? null,
       trustStore: blank(form.trustStore)?.replace(/\s+/g, '') ?? null,
-      trustStorePassword: blank(form.trustStorePassword) ?? before?.trustStorePassword ?? null,
+      trustStorePassword: blank(form.trustStorePassword) ?? kept?.trustStorePassword ?? null,
       blobBaseUrl: blank(form.blobBaseUrl),
       hostKey: blank(form.hostKey),
     };

@@ -16,6 +16,11 @@ export function formatDayMonthTime(date: Date): string {
   return `${pad2(date.getDate())} ${MONTHS[date.getMonth()]} ${date.getFullYear()} ${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
 }
 
+/** `14:02` today, else `05 Mar 2026 14:07`: when something began, for "since …". */
+export function formatSince(date: Date, now = new Date()): string {
+  return date.toDateString() === now.toDateString() ? `${pad2(date.getHours())}:${pad2(date.getMinutes())}` : formatDayMonthTime(date);
+}
+
 /** `27 March 2023`: long date for prose such as 'Last updated'. */
 export function formatLongDate(date: Date): string {
   return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });

@@ -6,6 +6,7 @@ import {
   serverLabels,
   serverStatuses,
   serverStatusLabel,
+  serverUrlIsEncrypted,
   type Server,
   type ServerFormInput,
   type ServerStatus,
@@ -91,6 +92,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
   const message = form.values.type === 'MESSAGE';
   const trustStore = form.values.trustStore;
   const builtIn = initial?.builtIn === true;
+  const encrypted = serverUrlIsEncrypted(form.values.url);
   // A secret is required unless the server keeps one of the same type already.
   const kept = (set: boolean | undefined) => set === true && initial?.type === form.values.type;
   const passwordKept = kept(initial?.passwordSet);
@@ -151,12 +153,21 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
           <>
             <TextInput label={serverLabels.username} withAsterisk autoComplete="off" {...form.getInputProps('username')} />
             <SecretInput label={serverLabels.password} kept={passwordKept} required {...form.getInputProps('password')} />
+            {!/^(mqtt|ws):\/\//i.test(form.values.url) ? null : (
+              <Alert color="yellow" data-testid="server-plain-link">
+                <Text size="sm">
+                  This link is not encrypted: device credentials and everything the devices send cross the network as plain text. Use
+                  mqtts:// or wss:// unless the server is on a network you trust.
+                </Text>
+              </Alert>
+            )}
             <Stack gap={4}>
               <Text size="sm" fw={500}>
-                {serverLabels.trustStore} <span style={{ color: 'var(--mantine-color-error)' }}>*</span>
+                {serverLabels.trustStore} {encrypted ? <span style={{ color: 'var(--mantine-color-error)' }}>*</span> : null}
               </Text>
               <Text size="xs" c="dimmed">
-                The CA certificate the message server's TLS certificate is checked against.
+                For mqtts:// and wss:// URLs: the CA certificate the message server's TLS certificate is checked against.
+                {encrypted ? '' : ' Not needed for this URL.'}
               </Text>
               <Group>
                 <FileButton
@@ -190,7 +201,13 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
                 </Text>
               ) : null}
             </Stack>
-            <SecretInput label={serverLabels.trustStorePassword} kept={trustStorePasswordKept} required {...form.getInputProps('trustStorePassword')} />
+            <SecretInput
+              label={serverLabels.trustStorePassword}
+              kept={trustStorePasswordKept}
+              required={encrypted}
+              hint={encrypted ? undefined : 'For mqtts:// and wss:// URLs only.'}
+              {...form.getInputProps('trustStorePassword')}
+            />
             <TextInput
               label={serverLabels.blobBaseUrl}
               withAsterisk
@@ -200,11 +217,19 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
           </>
         ) : (
           <>
+            <TextInput
+              label={serverLabels.username}
+              readOnly
+              value={initial?.id ?? ''}
+              placeholder="The server's id, given when it is saved"
+              description="The proxy signs in to the console with this server's id (its PROXY_SERVER_ID) as username and the password below."
+              data-testid="server-proxy-username"
+            />
             <SecretInput
               label={serverLabels.password}
               kept={passwordKept}
-              required={false}
-              hint="The proxy signs in to the console with this server's id and this password (PROXY_PASSWORD)."
+              required
+              hint="The proxy's PROXY_PASSWORD: choose one and give the proxy the same."
               {...form.getInputProps('password')}
             />
             <Textarea

@@ -3,13 +3,24 @@ import { Anchor, Badge, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, T
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { formatSince } from '../../app/format/date-format';
 import { shortId } from '../../app/format/entity-label';
 import { ServerStatusIcon } from './ServerStatusIcon';
 import { useReloadServers, useServers } from './server-api';
 
 export const RELOAD_QUESTION = 'are you sure you want to recreate message servers connections?';
 
+/** What this console knows of its connection to a message server now, beside the status an administrator set. */
+export function connectionText(connection: Server['connection']): { text: string; color: string } {
+  if (!connection) return { text: 'Not connected yet: Reload message servers connects this console to it.', color: 'dimmed' };
+  const since = formatSince(new Date(connection.since));
+  if (connection.state === 'CONNECTED') return { text: `Connected since ${since}`, color: 'green.8' };
+  if (connection.state === 'CONNECTING') return { text: 'Connecting…', color: 'dimmed' };
+  return { text: `Unreachable since ${since}: ${connection.error ?? 'no answer'}`, color: 'red.8' };
+}
+
 function ServerCard({ server }: { server: Server }) {
+  const connection = server.type === 'MESSAGE' ? connectionText(server.connection) : undefined;
   return (
     <Card withBorder padding="md" data-testid="server-card">
       <Group justify="space-between" wrap="nowrap">
@@ -29,6 +40,11 @@ function ServerCard({ server }: { server: Server }) {
       <Text c="dimmed" size="sm">
         {serverLoadText(server)}
       </Text>
+      {connection ? (
+        <Text size="sm" c={connection.color} data-testid="server-connection">
+          {connection.text}
+        </Text>
+      ) : null}
       <Group justify="flex-end" mt="sm">
         <Anchor component={Link} to={`/servers/${server.id}`}>
           Edit server
