@@ -7,6 +7,7 @@ import { hostKeyFile, startStandaloneProxy, type StandaloneProxy } from '../apps
 import { admin } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { createCompany } from './support/live-device';
+import { signIn } from './support/login';
 import { screenshotPath } from './support/screenshots';
 
 const agentVersion: string = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../apps/agent/package.json'), 'utf8')).version;
@@ -102,6 +103,77 @@ describe('the first hour', () => {
     await new Promise((r) => setTimeout(r, 4000));
     const lines = suite.stack.output().split('\n').filter((l) => l.includes(`127.0.0.1:${unreachablePort}`) && l.includes('unreachable'));
     expect(lines).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows an error once with a count, closes it after 10 s unless pointed at, and leaves it behind on another page', async () => {
+    const { page, pageErrors } = await suite.open();
+    await page.clock.install();
+    await signIn(page, suite.stack.url, admin, '/servers');
+    // The hub's answer, made to fail: what a person meets when a reload is refused.
+    await page.route('**/api/servers-reload', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'UNAVAILABLE', message: 'The hub is busy.' }) }),
+    );
+    const reload = async () => {
+      await page.getByRole('button', { name: 'Reload message servers' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+    };
+    const toast = page.getByRole('alert').filter({ hasText: 'The hub is busy.' });
+    await reload();
+    await toast.waitFor();
+    await reload();
+    await toast.locator('[data-alert-count]').filter({ hasText: '2 times' }).waitFor();
+    expect(await toast.count()).toBe(1);
+    await page.clock.fastForward(11_000);
+    await toast.waitFor({ state: 'detached' });
+
+    await reload();
+    await toast.hover();
+    await page.clock.fastForward(11_000);
+    await page.waitForTimeout(300);
+    expect(await toast.count()).toBe(1);
+    // Another page: the alert stays behind.
+    await page.getByRole('link', { name: 'Home', exact: true }).click();
+    await toast.waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps a device page whose refresh fails, and says once that a device deleted elsewhere was deleted', async () => {
+    const organization = await createCompany(suite, admin, 'Refreshes');
+    const created = await suite.api(admin, 'POST', '/api/device', { organization, name: 'blinking', branch: 'PRODUCTION' });
+    const id: string = created.body.id;
+    const { page, pageErrors } = await suite.open();
+    await page.clock.install();
+    await signIn(page, suite.stack.url, admin, `/devices/${id}/install`);
+    await page.getByRole('heading', { name: 'blinking' }).waitFor();
+    await page.getByTestId('install-downloads').waitFor();
+    const alerts = page.locator('[data-alert="error"]');
+
+    // The console does not answer the 60-second refresh (a network blip; a console restarting).
+    const deviceUrl = `**/api/device/${id}`;
+    await page.route(deviceUrl, (route) => route.abort('connectionrefused'));
+    await page.clock.fastForward(61_000);
+    const notice = page.getByTestId('device-refresh-failed');
+    await notice.waitFor();
+    expect(await notice.innerText()).toContain('Could not refresh: The console did not answer.');
+    expect(await page.getByRole('heading', { name: 'blinking' }).count()).toBe(1);
+    expect(await page.getByTestId('install-downloads').count()).toBe(1);
+    expect(await alerts.count()).toBe(0);
+    await page.unroute(deviceUrl);
+    await page.clock.fastForward(61_000);
+    await notice.waitFor({ state: 'detached' });
+
+    // Deleted elsewhere: said once, no alert, and no more asking.
+    expect((await suite.api(admin, 'DELETE', `/api/device/${id}`)).status).toBe(204);
+    await page.clock.fastForward(61_000);
+    await page.getByTestId('device-deleted').getByRole('heading', { name: 'This device was deleted' }).waitFor();
+    expect(await alerts.count()).toBe(0);
+    let asked = 0;
+    page.on('request', (r) => r.url().endsWith(`/api/device/${id}`) && asked++);
+    // One more minute (not more: the session's tokens, which the clock ages too, would end and sign in again).
+    await page.clock.fastForward(61_000);
+    await page.waitForTimeout(500);
+    expect(asked).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

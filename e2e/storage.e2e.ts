@@ -95,6 +95,8 @@ describe('storage page', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => page.getByTestId('delete-question').innerText()).toBe('The folder archive is not empty. Delete it with everything in it?');
     expect(existsSync(path.join(tree, 'archive', 'kept.txt'))).toBe(true);
+    // The page asks: the device's refusal is no error to show besides (issue 59).
+    expect(await page.locator('[data-alert="error"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Delete everything' }).click();
     await expect.poll(names).not.toContain('archive');
     expect(existsSync(path.join(tree, 'archive'))).toBe(false);

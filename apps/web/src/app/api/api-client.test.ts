@@ -70,6 +70,16 @@ describe('createApiClient', () => {
     expect(onError).not.toHaveBeenCalled();
   });
 
+  it('throws but shows nothing for an error the page handles itself, and shows the others', async () => {
+    const notEmpty = setup(json(409, { code: 'FOLDER_NOT_EMPTY', message: 'The folder is not empty.' }));
+    const handled = (err: ApiRequestError) => err.code === 'FOLDER_NOT_EMPTY';
+    await expect(notEmpty.api.delete('/api/device/1/file?path=/x', undefined, handled)).rejects.toMatchObject({ code: 'FOLDER_NOT_EMPTY' });
+    expect(notEmpty.onError).not.toHaveBeenCalled();
+    const offline = setup(json(409, { code: 'DEVICE_UNAVAILABLE', message: 'The device is offline.' }));
+    await expect(offline.api.delete('/api/device/1/file?path=/x', undefined, handled)).rejects.toMatchObject({ code: 'DEVICE_UNAVAILABLE' });
+    expect(offline.onError).toHaveBeenCalledWith('The device is offline.');
+  });
+
   it('shows the generic message when the error has no message', async () => {
     const { api, onError } = setup(new Response('<html>Bad gateway</html>', { status: 502 }));
     await expect(api.get('/api/me')).rejects.toMatchObject({ status: 502, message: GENERIC_ERROR_MESSAGE });

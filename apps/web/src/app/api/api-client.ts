@@ -1,4 +1,4 @@
-import { GENERIC_ERROR_MESSAGE, toApiRequestError } from './api-error';
+import { GENERIC_ERROR_MESSAGE, toApiRequestError, type ApiRequestError } from './api-error';
 import { xhrUpload, type UploadProgress } from './xhr-upload';
 
 /** API paths answered without a token: they are needed before anyone has signed in. */
@@ -26,6 +26,11 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Failures are thrown but not shown (SPEC §8: a failed download is only logged). */
   quiet?: boolean;
+  /**
+   * Error answers the page handles itself (a question it then asks, a notice it shows): thrown but
+   * not shown in an alert (issue 59: a red toast beside the page's own answer told two stories).
+   */
+  handled?: (error: ApiRequestError) => boolean;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -75,18 +80,26 @@ export function createApiClient(options: ApiClientOptions) {
     }
   }
 
-  async function request<T = unknown>(url: string, { method = 'GET', body, schema, signal, quiet }: RequestOptions<T> = {}) {
+  async function request<T = unknown>(url: string, { method = 'GET', body, schema, signal, quiet, handled }: RequestOptions<T> = {}) {
     const onError = quiet ? () => {} : options.onError;
     const headers = new Headers({ Accept: 'application/json' });
     if (body !== undefined) headers.set('Content-Type', 'application/json');
     const response = await send(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }, onError);
-    return answer(method, url, response.status, await readBody(response), schema, onError);
+    return answer(method, url, response.status, await readBody(response), schema, onError, handled);
   }
 
-  function answer<T>(method: string, url: string, status: number, payload: unknown, schema: Parser<T> | undefined, onError: (m: string) => void): T {
+  function answer<T>(
+    method: string,
+    url: string,
+    status: number,
+    payload: unknown,
+    schema: Parser<T> | undefined,
+    onError: (m: string) => void,
+    handled?: RequestOptions<T>['handled'],
+  ): T {
     if (status < 200 || status >= 300) {
       const error = toApiRequestError(status, payload);
-      onError(error.message);
+      if (!handled?.(error)) onError(error.message);
       throw error;
     }
     if (!schema) return payload as T;
@@ -131,9 +144,9 @@ export function createApiClient(options: ApiClientOptions) {
     upload,
     blob,
     fetch: authorizedFetch,
-    get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal) => request<T>(url, { schema, signal }),
+    get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal, handled?: RequestOptions<T>['handled']) => request<T>(url, { schema, signal, handled }),
     post: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'POST', body, schema }),
     put: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'PUT', body, schema }),
-    delete: <T>(url: string, schema?: Parser<T>) => request<T>(url, { method: 'DELETE', schema }),
+    delete: <T>(url: string, schema?: Parser<T>, handled?: RequestOptions<T>['handled']) => request<T>(url, { method: 'DELETE', schema, handled }),
   };
 }

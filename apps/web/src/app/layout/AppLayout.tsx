@@ -1,6 +1,7 @@
 import { AppShell, Container } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { TopNav } from '../nav/TopNav';
+import { useAlertsStayOnTheirPage } from '../toasts/useAlertsStayOnTheirPage';
 import { AppFooter } from './AppFooter';
 import { useScrollOnNavigation } from './useScrollOnNavigation';
 
@@ -9,6 +10,7 @@ export const HEADER_HEIGHT = 60;
 /** The console frame: top navigation, the page, and the footer below it. */
 export function AppLayout() {
   useScrollOnNavigation();
+  useAlertsStayOnTheirPage();
   return (
     <AppShell header={{ height: HEADER_HEIGHT }} padding={0}>
       <AppShell.Header>

@@ -9,6 +9,7 @@ import {
   type DeviceStatusFilter,
 } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiRequestError } from '../../app/api/api-error';
 import { useApi } from '../../app/api/useApi';
 
 /** SPEC §4: the device cache refreshes every 60 seconds. */
@@ -50,12 +51,26 @@ export function useDeviceSearch(params: DeviceSearchParams, options: { enabled?:
   });
 }
 
+/** A device answer of 404: deleted (or moved out of the asker's reach) since it was shown. */
+export const isDeviceGone = (err: unknown) => err instanceof ApiRequestError && err.status === 404;
+
+/**
+ * One device, refreshed every 60 s (SPEC §4). Issue 59: a refresh that fails is the page's to tell
+ * ("Could not refresh: …", the last data kept), not an alert each minute; a device found gone stops
+ * being asked for, and its page says so.
+ */
 export function useDevice(id: string | undefined) {
   const api = useApi();
+  const client = useQueryClient();
+  const key = deviceKeys.detail(id ?? '');
   return useQuery({
-    queryKey: deviceKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get(`/api/device/${encodeURIComponent(id!)}`, deviceSchema, signal),
-    enabled: !!id,
+    queryKey: key,
+    queryFn: ({ signal }) => {
+      const refresh = client.getQueryData(key) !== undefined;
+      return api.request(`/api/device/${encodeURIComponent(id!)}`, { schema: deviceSchema, signal, quiet: refresh, handled: isDeviceGone });
+    },
+    // Gone: asked for no more, by the timer or by the page mounting again (a session renewal remounts it).
+    enabled: (query) => !!id && !isDeviceGone(query.state.error),
     refetchInterval: DEVICE_REFRESH_MS,
   });
 }

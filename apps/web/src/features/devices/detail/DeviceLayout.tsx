@@ -1,14 +1,15 @@
 import { RealmRole, type Device } from '@fleetlink/contract';
-import { Badge, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { ApiRequestError } from '../../../app/api/api-error';
 import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
 import { TabBar } from '../../../app/tab-bar/TabBar';
 import { AccessDeniedPage } from '../../access-denied/AccessDeniedPage';
 import { NotFoundPage } from '../../not-found/NotFoundPage';
 import { DeviceStatusIcon } from '../DeviceStatusIcon';
-import { useDevice } from '../device-api';
+import { isDeviceGone, useDevice } from '../device-api';
 import { useRecentDevices } from '../recent/useRecentDevices';
 import { DeviceSearchBox } from '../search/DeviceSearchBox';
 import { deviceCrumbs } from './device-crumbs';
@@ -17,12 +18,38 @@ import { deviceTabs, isAdminOnlyPath, redirectFor } from './device-tabs';
 /** The device every tab of /devices/{id} renders. */
 export const useCurrentDevice = () => useOutletContext<Device>();
 
+/** What went wrong, in a sentence: the console's message, or that it did not answer (a network failure, a restart). */
+const failureText = (error: Error) => (error instanceof ApiRequestError ? error.message : 'The console did not answer.');
+
+function DeviceDeleted({ name }: { name: string }) {
+  return (
+    <Stack gap="sm" py="xl" maw={640} data-testid="device-deleted">
+      <Title order={1}>This device was deleted</Title>
+      <Text c="dimmed">
+        {name} was deleted (or moved out of your organizations) while this page was open.
+      </Text>
+      <Anchor component={Link} to="/devices">
+        Back to devices
+      </Anchor>
+    </Stack>
+  );
+}
+
+function CouldNotLoad({ message }: { message: string }) {
+  return (
+    <Stack gap="sm" py="xl" maw={640}>
+      <Title order={1}>The device could not be loaded</Title>
+      <Text c="dimmed">{message} Reload the page to try again.</Text>
+    </Stack>
+  );
+}
+
 /** /devices/{id}: the device is resolved first, then the header, breadcrumbs, tab bar and tab. */
 export function DeviceLayout() {
   const { id } = useParams();
   const { pathname } = useLocation();
   const { hasRole } = useSession();
-  const { data: device, isLoading, isError } = useDevice(id);
+  const { data: device, isLoading, error } = useDevice(id);
   const { record } = useRecentDevices();
 
   useEffect(() => {
@@ -36,7 +63,9 @@ export function DeviceLayout() {
       </Center>
     );
   }
-  if (isError || !device) return <NotFoundPage />;
+  if (!device) return isDeviceGone(error) || !error ? <NotFoundPage /> : <CouldNotLoad message={failureText(error)} />;
+  // Shown before, gone now: said once, and asked for no more (useDevice); its tabs would only fail.
+  if (isDeviceGone(error)) return <DeviceDeleted name={device.name} />;
 
   const isAdmin = hasRole(RealmRole.Admin);
   if (!isAdmin && isAdminOnlyPath(pathname, device.id)) return <AccessDeniedPage />;
@@ -67,6 +96,11 @@ export function DeviceLayout() {
             </Badge>
           ))}
         </Group>
+      ) : null}
+      {error ? (
+        <Text size="sm" c="orange.8" role="status" data-testid="device-refresh-failed">
+          Could not refresh: {failureText(error)} The page shows the device as it was at its last refresh; it is tried again every minute.
+        </Text>
       ) : null}
       <TabBar tabs={tabs} label="Device sections" />
       <Outlet context={device} />

@@ -4,7 +4,7 @@ import { deviceTabs } from './device-tabs';
 
 const id = '3f2a9c1e-7b44-4d1a-9e0f-2c6b8d5a1f00';
 const monitor = { id: '0b5f6d0e-1111-4222-8333-944455556666', name: 'Log size', type: 'SIZE' as const, path: '/x', value: null, note: null, observedAt: null };
-const device = { id, name: 'Walk box', properties: {}, monitors: [monitor] };
+const device = { id, name: 'Walk box', properties: {}, canManage: true, monitors: [monitor] };
 const tabs = deviceTabs(device, false);
 const crumbs = (path: string) => deviceCrumbs(device, tabs, path);
 

@@ -6,7 +6,7 @@ const labels = (t: { label: string }[]) => t.map((x) => x.label);
 
 describe('device tabs', () => {
   it('shows only Install, Edit and Delete without agent properties', () => {
-    const tabs = deviceTabs({ id, properties: null }, true);
+    const tabs = deviceTabs({ id, properties: null, canManage: true }, true);
     expect(labels(tabs)).toEqual(['Install', 'Edit', 'Delete']);
     expect(redirectFor(`/devices/${id}`, tabs)).toBe(`/devices/${id}/install`);
     expect(redirectFor(`/devices/${id}/tunnels`, tabs)).toBe(`/devices/${id}/install`);
@@ -14,12 +14,19 @@ describe('device tabs', () => {
   });
 
   it('shows every tab with properties, Command and Servers for ADMIN only', () => {
-    expect(labels(deviceTabs({ id, properties: {} }, false))).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete']);
-    const admin = deviceTabs({ id, properties: {} }, true);
+    expect(labels(deviceTabs({ id, properties: {}, canManage: true }, false))).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete']);
+    const admin = deviceTabs({ id, properties: {}, canManage: true }, true);
     expect(labels(admin)).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Servers']);
     expect(redirectFor(`/devices/${id}`, admin)).toBeUndefined();
     expect(redirectFor(`/devices/${id}/tunnels/new`, admin)).toBeUndefined();
-    expect(redirectFor(`/devices/${id}/command`, deviceTabs({ id, properties: {} }, false))).toBe(`/devices/${id}`);
+    expect(redirectFor(`/devices/${id}/command`, deviceTabs({ id, properties: {}, canManage: true }, false))).toBe(`/devices/${id}`);
+  });
+
+  it('shows Edit and Delete only to those who may manage the device, and sends the others on', () => {
+    const member = deviceTabs({ id, properties: {}, canManage: false }, false);
+    expect(labels(member)).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install']);
+    expect(redirectFor(`/devices/${id}/edit`, member)).toBe(`/devices/${id}`);
+    expect(labels(deviceTabs({ id, properties: null, canManage: false }, false))).toEqual(['Install']);
   });
 
   it('knows the tabs that are for realm ADMIN only', () => {

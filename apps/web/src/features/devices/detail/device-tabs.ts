@@ -15,21 +15,25 @@ import { isTabActive, type TabEntry } from '../../../app/tab-bar/tab-entry';
 /**
  * The tabs of a device (SPEC §2): with agent properties Summary, Network, Storage, Monitor, Install,
  * Edit, Delete (+ Command and Servers for realm ADMIN); without them only Install, Edit, Delete.
+ * Edit and Delete only for those who may manage it (issue 59: a USER member's were refused anyway).
  */
-export function deviceTabs(device: Pick<Device, 'id' | 'properties'>, isAdmin: boolean): TabEntry[] {
+export function deviceTabs(device: Pick<Device, 'id' | 'properties' | 'canManage'>, isAdmin: boolean): TabEntry[] {
   const base = `/devices/${device.id}`;
   const install: TabEntry = { routerLink: `${base}/install`, label: 'Install', icon: IconCloudDownload };
-  const edit: TabEntry = { routerLink: `${base}/edit`, label: 'Edit', icon: IconEdit };
-  const remove: TabEntry = { routerLink: `${base}/delete`, label: 'Delete', icon: IconTrash };
-  if (!device.properties) return [install, edit, remove];
+  const manage: TabEntry[] = device.canManage
+    ? [
+        { routerLink: `${base}/edit`, label: 'Edit', icon: IconEdit },
+        { routerLink: `${base}/delete`, label: 'Delete', icon: IconTrash },
+      ]
+    : [];
+  if (!device.properties) return [install, ...manage];
   return [
     { routerLink: base, label: 'Summary', icon: IconInfoCircle, exact: true },
     { routerLink: `${base}/tunnels`, label: 'Network', icon: IconNetwork },
     { routerLink: `${base}/file`, label: 'Storage', icon: IconFolder },
     { routerLink: `${base}/monitor`, label: 'Monitor', icon: IconEye },
     install,
-    edit,
-    remove,
+    ...manage,
     ...(isAdmin
       ? [
           { routerLink: `${base}/command`, label: 'Command', icon: IconTerminal2 },

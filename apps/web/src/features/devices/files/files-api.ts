@@ -2,6 +2,7 @@ import {
   commandAnswerSchema,
   DOWNLOAD_URL_PREFIX,
   driveDetailSchema,
+  ErrorCode,
   FILE_COMMAND,
   fileChangeResultSchema,
   fileListingSchema,
@@ -64,7 +65,12 @@ export function useRenameFile(deviceId: string) {
 export function useDeleteFile(deviceId: string) {
   const api = useApi();
   return useFileChange(deviceId, ({ path, recursive }: { path: string; recursive: boolean }) =>
-    api.delete(`${base(deviceId)}/file?${new URLSearchParams({ path, ...(recursive ? { recursive: 'true' } : {}) })}`, fileChangeResultSchema),
+    api.delete(
+      `${base(deviceId)}/file?${new URLSearchParams({ path, ...(recursive ? { recursive: 'true' } : {}) })}`,
+      fileChangeResultSchema,
+      // The delete dialog asks then whether to delete everything in it (DeleteEntryModal).
+      (err) => err.code === ErrorCode.FolderNotEmpty,
+    ),
   );
 }
 

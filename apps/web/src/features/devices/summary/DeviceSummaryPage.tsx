@@ -61,9 +61,11 @@ export function DeviceSummaryPage() {
             'Name',
             <Group gap="xs" key="name">
               <span>{device.name}</span>
-              <Anchor component={Link} to={`/devices/${device.id}/edit`} size="sm">
-                Edit
-              </Anchor>
+              {device.canManage ? (
+                <Anchor component={Link} to={`/devices/${device.id}/edit`} size="sm">
+                  Edit
+                </Anchor>
+              ) : null}
             </Group>,
           ],
           ['Description', device.description ? <span style={{ whiteSpace: 'pre-line' }}>{device.description}</span> : undefined],
