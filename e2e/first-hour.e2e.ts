@@ -4,9 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/src/testing/test-console.js';
 import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { hostKeyFile, startStandaloneProxy, type StandaloneProxy } from '../apps/server/src/modules/tunnels/standalone-proxy.test-support.js';
-import { admin } from './support/accounts';
+import { admin, user } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
-import { createCompany } from './support/live-device';
+import { createCompany, startLiveDevice, type LiveDevice } from './support/live-device';
 import { signIn } from './support/login';
 import { screenshotPath } from './support/screenshots';
 
@@ -18,8 +18,10 @@ describe('the first hour', () => {
   const suite = useConsoleSuite({ AGENT_BUILT_IN_RELEASE: 'true' });
   const dirs: string[] = [];
   let proxy: StandaloneProxy | undefined;
+  let live: LiveDevice | undefined;
   afterAll(async () => {
     await proxy?.stop();
+    await live?.stop();
     dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
 
@@ -174,6 +176,52 @@ describe('the first hour', () => {
     await page.clock.fastForward(61_000);
     await page.waitForTimeout(500);
     expect(asked).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows only the tabs one can use, asks before a migration, and shows recent devices as they are now', async () => {
+    live = await startLiveDevice(suite, { organization: 'Tabs', device: 'tabbed' });
+    const id = live.deviceId;
+    const tabs = async (page: import('playwright-core').Page) => {
+      const nav = page.getByRole('navigation', { name: 'Device sections' });
+      await nav.getByRole('link', { name: 'Summary' }).waitFor();
+      return nav.getByRole('link').allInnerTexts();
+    };
+
+    // A USER member: no Edit or Delete, and their addresses lead to the Summary.
+    const member = await suite.signedIn(user, `/devices/${id}/edit`);
+    await member.page.waitForURL(new RegExp(`/devices/${id}$`));
+    expect((await tabs(member.page)).map((t) => t.trim())).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install']);
+    expect(await member.page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
+
+    // The admin (its organization's creator) has them; Migrate to asks first, and Cancel moves nothing.
+    const other = await suite.api(admin, 'POST', '/api/server', {
+      type: 'MESSAGE', url: 'mqtt://127.0.0.1:1', maxCapacity: 10, status: 'ONLINE', username: 'console', password: 'pw', blobBaseUrl: 'https://blobs.example.com',
+    });
+    expect(other.status).toBe(201);
+    const { page, pageErrors } = await suite.signedIn(admin, `/devices/${id}/servers`);
+    expect((await tabs(page)).map((t) => t.trim())).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Servers']);
+    const card = page.getByTestId('device-server-card').filter({ hasText: 'MESSAGE' });
+    await card.getByLabel('Migrate to').click();
+    await page.getByRole('option', { name: /mqtt:\/\/127\.0\.0\.1:1 / }).click();
+    expect(await page.getByTestId('migrate-question').innerText()).toBe('Move this device to mqtt://127.0.0.1:1?');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    const assigned = await suite.api(admin, 'GET', `/api/device/${id}/servers`);
+    expect(assigned.body.map((s: { id: string }) => s.id)).not.toContain(other.body.id);
+
+    // Recent devices: one without an agent says so, and an online one turns offline there when its agent stops.
+    const organization = await createCompany(suite, admin, 'Recent');
+    const bare = await suite.api(admin, 'POST', '/api/device', { organization, name: 'no-agent-yet', branch: 'PRODUCTION' });
+    await page.goto(`${suite.stack.url}/devices/${bare.body.id}/install`);
+    await page.getByRole('heading', { name: 'no-agent-yet' }).waitFor();
+    await live.stop();
+    live = undefined;
+    await expect.poll(async () => (await suite.api(admin, 'GET', `/api/device/${id}`)).body.online, { timeout: 15_000 }).toBe(false);
+    await page.goto(`${suite.stack.url}/devices`);
+    const recent = page.getByTestId('recent-devices');
+    await recent.getByRole('img', { name: 'Agent not installed' }).waitFor();
+    expect(await recent.innerText()).toContain('Agent not installed');
+    await recent.getByRole('img', { name: 'Offline' }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

@@ -95,6 +95,21 @@ export const deviceSearchResultSchema = z.object({
 });
 export type DeviceSearchResult = z.infer<typeof deviceSearchResultSchema>;
 
+/** The most devices one GET /api/devices-status asks about (the recent devices are 5). */
+export const DEVICE_STATUS_IDS_MAX = 20;
+/** GET /api/devices-status?ids=a,b: the devices' status now, for lists kept in the browser (recent devices). */
+export const deviceStatusQuerySchema = z.object({
+  ids: z
+    .string()
+    .max(DEVICE_STATUS_IDS_MAX * 37, `At most ${DEVICE_STATUS_IDS_MAX} devices at once.`)
+    .regex(/^[0-9a-f-]{36}(,[0-9a-f-]{36})*$/i, 'ids must be device ids separated by commas.'),
+});
+export type DeviceStatusQuery = z.infer<typeof deviceStatusQuerySchema>;
+/** A device's status now; devices the caller no longer reaches (deleted, moved) are left out. */
+export const deviceStatusSchema = z.object({ id: z.string(), name: z.string(), online: z.boolean(), installed: z.boolean() });
+export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
+export const deviceStatusListSchema = z.array(deviceStatusSchema);
+
 /** GET /api/tags: tags of the caller's devices, for suggestions. */
 export const deviceTagsSchema = z.array(z.string());
 
@@ -114,6 +129,7 @@ export const deviceRoutes = {
   update: { method: 'PUT', path: '/api/device/:id', role: 'USER' },
   remove: { method: 'DELETE', path: '/api/device/:id', role: 'USER' },
   tags: { method: 'GET', path: '/api/tags', role: 'USER' },
+  status: { method: 'GET', path: '/api/devices-status', role: 'USER' },
   organizations: { method: 'GET', path: '/api/device-organizations', role: 'USER' },
   reindex: { method: 'GET', path: '/api/devices-search-reindex', role: 'ADMIN' },
   resetInstallationKey: { method: 'POST', path: '/api/device/:id/installation-key', role: 'USER', errors: [503] },

@@ -95,6 +95,15 @@ export class DevicesRepository {
   ) {}
 
   /** Organizations of the user, as a sub-select: every list query is limited to them. */
+  /** Name, online state and whether an agent reported, of those of `ids` in the member's organizations. */
+  async statuses(username: string, ids: string[]): Promise<{ id: string; name: string; online: boolean; installed: boolean }[]> {
+    if (!ids.length) return [];
+    return this.db
+      .select({ id: devices.id, name: devices.name, online: devices.online, installed: sql<boolean>`${devices.properties} is not null` })
+      .from(devices)
+      .where(and(inArray(devices.id, ids), inArray(devices.organizationId, this.memberOrganizations(username))));
+  }
+
   private memberOrganizations(username: string) {
     return this.db
       .select({ id: organizationMembers.organizationId })

@@ -357,3 +357,22 @@ describe('search, tags and reindex', () => {
     expect((await search('search=kiosk')).totals.ALL).toBe(2);
   });
 });
+
+describe('GET /api/devices-status', () => {
+  it("answers the status now of the caller's own devices among those asked for, and leaves the others out", async () => {
+    const mine = await create(USER, { organization: userOrg, name: 'status-mine' });
+    const theirs = await create(ADMIN, { organization: adminOrg, name: 'status-theirs' });
+    await c.database.db.update(devices).set({ online: true, properties: { os: 'linux' } }).where(eq(devices.id, mine.body.id));
+    const gone = '00000000-0000-4000-8000-000000000000';
+    const { status, body } = await json(await api(`/api/devices-status?ids=${mine.body.id},${theirs.body.id},${gone}`, USER));
+    expect(status).toBe(200);
+    expect(body).toEqual([{ id: mine.body.id, name: 'status-mine', online: true, installed: true }]);
+    expect((await json(await api(`/api/devices-status?ids=${theirs.body.id}`, ADMIN))).body).toEqual([{ id: theirs.body.id, name: 'status-theirs', online: false, installed: false }]);
+
+    const bad = await json(await api('/api/devices-status?ids=1,2', USER));
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('ids must be device ids separated by commas.');
+    expect((await json(await api(`/api/devices-status?ids=${Array(21).fill(gone).join(',')}`, USER))).body.message).toBe('At most 20 devices at once.');
+    expect((await api(`/api/devices-status?ids=${gone}`, undefined)).status).toBe(401);
+  });
+});

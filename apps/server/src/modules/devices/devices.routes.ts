@@ -6,6 +6,8 @@ import {
   deviceSchema,
   deviceSearchQuerySchema,
   deviceSearchResultSchema,
+  deviceStatusListSchema,
+  deviceStatusQuerySchema,
   deviceTagsSchema,
   RealmRole,
 } from '@fleetlink/contract';
@@ -22,6 +24,12 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ service: DevicesService }> =
     '/devices',
     { config: user, schema: { tags, summary: 'Search the caller’s devices', querystring: deviceSearchQuerySchema, response: { 200: deviceSearchResultSchema } } },
     (req) => service.search(req.principal, req.query),
+  );
+
+  app.get(
+    '/devices-status',
+    { config: user, schema: { tags, summary: 'The status now of some of the caller’s devices', querystring: deviceStatusQuerySchema, response: { 200: deviceStatusListSchema } } },
+    (req) => service.statuses(req.principal, req.query),
   );
 
   app.post(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AuditKind, monitorPropertyKey, type Device, type DeviceForm, type DeviceListItem, type DeviceSearchQuery, type DeviceSearchResult, type Monitor } from '@fleetlink/contract';
+import { AuditKind, monitorPropertyKey, type Device, type DeviceForm, type DeviceListItem, type DeviceSearchQuery, type DeviceSearchResult, type DeviceStatus, type DeviceStatusQuery, type Monitor } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
@@ -36,6 +36,11 @@ export class DevicesService {
       offset: q.page * q.size,
     });
     return { devices: rows.map((r) => toListItem(r, this.tunnelDomain)), totals, page: q.page, size: q.size };
+  }
+
+  /** GET /api/devices-status: the recent devices' status now (issue 59: not as at the last visit). */
+  statuses(p: Principal, q: DeviceStatusQuery): Promise<DeviceStatus[]> {
+    return this.repo.statuses(p.username, [...new Set(q.ids.toLowerCase().split(','))]);
   }
 
   async get(p: Principal, id: string): Promise<Device> {

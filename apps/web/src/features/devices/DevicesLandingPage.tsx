@@ -4,12 +4,12 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../app/format/date-format';
 import { shortId } from '../../app/format/entity-label';
 import { DeviceStatusIcon } from './DeviceStatusIcon';
-import { useRecentDevices } from './recent/useRecentDevices';
+import { useRecentDevicesNow } from './recent/useRecentDevicesNow';
 import { DeviceSearchBox } from './search/DeviceSearchBox';
 
 /** /devices: the search box and the recently opened devices. */
 export function DevicesLandingPage() {
-  const { devices } = useRecentDevices();
+  const devices = useRecentDevicesNow();
   return (
     <Stack>
       <Group justify="space-between">
@@ -32,7 +32,7 @@ export function DevicesLandingPage() {
           {devices.map((d) => (
             <Card key={d.id} withBorder radius="md" padding="sm">
               <Group gap="xs" wrap="nowrap">
-                <DeviceStatusIcon online={d.online} installed size={18} />
+                <DeviceStatusIcon online={d.online} installed={d.installed} size={18} />
                 <Anchor component={Link} to={`/devices/${d.id}`} fw={600} truncate>
                   {d.name}
                 </Anchor>
@@ -41,7 +41,7 @@ export function DevicesLandingPage() {
                 </Text>
               </Group>
               <Text size="xs" c="dimmed" mt={4}>
-                Last opened {formatDateTime(new Date(d.lastAccessed))}
+                {d.installed ? '' : 'Agent not installed · '}Last opened {formatDateTime(new Date(d.lastAccessed))}
               </Text>
             </Card>
           ))}

@@ -1,11 +1,15 @@
 import { serverLoadText, serverUtilization, type Server } from '@fleetlink/contract';
 import { Badge, Card, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { ConfirmModal } from '../../app/forms/ConfirmModal';
 import { shortId } from '../../app/format/entity-label';
 import { ServerStatusIcon } from './ServerStatusIcon';
 import { useMigrateDevice, useDeviceServers, useServers } from './server-api';
 
 function AssignedServerCard({ deviceId, server, others }: { deviceId: string; server: Server; others: Server[] }) {
   const migrate = useMigrateDevice(deviceId);
+  // Moving reconnects the agent elsewhere: asked first (issue 59), not done on a pick from the list.
+  const [target, setTarget] = useState<Server | null>(null);
   return (
     <Card withBorder data-testid="device-server-card">
       <Group gap="xs">
@@ -26,7 +30,16 @@ function AssignedServerCard({ deviceId, server, others }: { deviceId: string; se
         disabled={!others.length || migrate.isPending}
         data={others.map((o) => ({ value: o.id, label: `${o.url} (${shortId(o.id)}) - ${serverUtilization(o)}%` }))}
         value={null}
-        onChange={(to) => to && migrate.mutate({ from: server.id, to })}
+        onChange={(to) => setTarget(others.find((o) => o.id === to) ?? null)}
+      />
+      <ConfirmModal
+        opened={target !== null}
+        question={target ? `Move this device to ${target.url}?` : ''}
+        questionTestId="migrate-question"
+        confirmLabel="Move"
+        pending={migrate.isPending}
+        onClose={() => setTarget(null)}
+        onConfirm={() => migrate.mutate({ from: server.id, to: target!.id }, { onSettled: () => setTarget(null) })}
       />
     </Card>
   );
