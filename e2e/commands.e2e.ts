@@ -76,9 +76,20 @@ describe('commands: run a command on a live device from its Command page', () =>
     await commandName.fill('execute');
     await page.getByRole('button', { name: 'Add parameter' }).click();
     await page.getByRole('textbox', { name: 'Parameter 1 name' }).fill('command');
+    // Enter in the last field runs it (issue 59).
     await page.getByRole('textbox', { name: 'Parameter 1 value' }).fill('uname -a; df -h / | tail -1');
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('textbox', { name: 'Parameter 1 value' }).press('Enter');
     await page.getByTestId('command-answer').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('command-stdout').innerText()).toContain('Linux');
+
+    // The device's last commands are offered again, newest first.
+    await page.getByTestId('command-history').click();
+    const offered = await page.getByRole('option').allInnerTexts();
+    expect(offered[0]).toBe('execute command=uname -a; df -h / | tail -1');
+    expect(offered.filter((o) => o.startsWith('execute command=head -c 1048576 /dev/zero'))).toHaveLength(1);
+    await page.getByRole('option', { name: /sleep 2/ }).click();
+    expect(await page.getByRole('textbox', { name: 'Parameter 1 value' }).inputValue()).toContain('sleep 2;');
+    expect(await page.getByRole('textbox', { name: 'Parameter 2 name' }).inputValue()).toBe('timeout');
     await page.screenshot({ path: screenshotPath('device-command.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });

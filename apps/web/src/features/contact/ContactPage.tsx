@@ -1,4 +1,5 @@
 import { contactFormSchema, contactLimits, type ContactFormInput } from '@fleetlink/contract';
+import { fitName } from './fit-name';
 import { Anchor, Button, Group, Paper, Stack, Text, Textarea, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconCircleCheck } from '@tabler/icons-react';
@@ -20,7 +21,7 @@ export function ContactPage() {
   const [sent, setSent] = useState(false);
   // Each round is a new challenge: after a send, and after the server refused an answer.
   const [round, setRound] = useState(0);
-  const blank: ContactFormInput = { name: session.name ?? '', email: session.email ?? '', message: '', captcha: '' };
+  const blank: ContactFormInput = { name: fitName(session.name ?? ''), email: session.email ?? '', message: '', captcha: '' };
   const form = useForm<ContactFormInput>({
     mode: 'controlled',
     initialValues: blank,

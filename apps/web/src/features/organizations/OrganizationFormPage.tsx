@@ -37,7 +37,8 @@ export function OrganizationEditPage() {
         initial={data}
         submitLabel="Update organization"
         saving={save.isPending}
-        onCancel={() => navigate('/organizations')}
+        // Back where the person came from: the organization's own page (issue 59), not the list.
+        onCancel={() => navigate(`/organizations/${data.id}`)}
         onSubmit={(values) => save.mutate(values, { onSuccess: () => navigate('/organizations') })}
       />
     </Stack>

@@ -9,13 +9,14 @@ import {
   commandFormSchema,
   type CommandFormInput,
 } from '@fleetlink/contract';
-import { ActionIcon, Autocomplete, Button, Card, Group, Loader, Stack, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Autocomplete, Button, Card, Group, Loader, Select, Stack, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useCurrentDevice } from '../detail/DeviceLayout';
 import { CommandAnswer, CommandFailure, ListingAnswer } from './CommandAnswer';
-import { useRunCommand } from './command-api';
+import { useCommandHistory, useRunCommand } from './command-api';
+import { commandLine, RECENT_COMMANDS_MAX, recentCommands } from './recent-commands';
 
 /**
  * /devices/{id}/command (realm ADMIN, SPEC §2): a command name and name/value parameters, run on the
@@ -31,11 +32,32 @@ export function DeviceCommandPage() {
     validateInputOnBlur: true,
   });
   const rows = form.values.parameters ?? [];
+  const formRef = useRef<HTMLFormElement>(null);
+  const history = recentCommands(useCommandHistory(device.id).data?.entries ?? []);
+  // Enter in the last field runs the command, as in the name field (Shift+Enter: a new line in a value).
+  const runOnEnter = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    formRef.current?.requestSubmit();
+  };
 
   return (
     <Stack maw={900}>
-      <form noValidate onSubmit={form.onSubmit((values) => run.mutate(commandFormSchema.parse(values)))}>
+      <form ref={formRef} noValidate onSubmit={form.onSubmit((values) => run.mutate(commandFormSchema.parse(values)))}>
         <Stack>
+          {history.length ? (
+            <Select
+              label="Run again"
+              placeholder={`One of the last ${RECENT_COMMANDS_MAX} commands run on this device`}
+              data={history.map((c, i) => ({ value: String(i), label: commandLine(c) }))}
+              value={null}
+              onChange={(i) => {
+                const chosen = i === null ? undefined : history[Number(i)];
+                if (chosen) form.setValues({ name: chosen.name, parameters: (chosen.parameters ?? []).map((p) => ({ ...p })) });
+              }}
+              data-testid="command-history"
+            />
+          ) : null}
           <Autocomplete
             label="Command"
             withAsterisk
@@ -68,6 +90,7 @@ export function DeviceCommandPage() {
                   styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                   maxLength={COMMAND_PARAMETER_VALUE_MAX}
                   {...form.getInputProps(`parameters.${i}.value`)}
+                  onKeyDown={i === rows.length - 1 ? runOnEnter : undefined}
                 />
                 <Tooltip label="Remove parameter" withArrow>
                   <ActionIcon variant="subtle" color="gray" mt={4} aria-label={`Remove parameter ${i + 1}`} onClick={() => form.removeListItem('parameters', i)}>

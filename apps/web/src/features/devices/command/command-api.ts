@@ -1,5 +1,5 @@
-import { commandAnswerSchema, type CommandForm } from '@fleetlink/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { AuditKind, auditPageSchema, commandAnswerSchema, type CommandForm } from '@fleetlink/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../../app/api/useApi';
 import { deviceKeys } from '../device-api';
 
@@ -11,6 +11,21 @@ export function useRunCommand(deviceId: string) {
     mutationFn: (form: CommandForm) => api.post(`/api/device/${encodeURIComponent(deviceId)}/command`, form, commandAnswerSchema),
     // An answer (or none) says more about the device than the last minute's refresh: an agent that
     // went offline, or restarted, shows so in the header now.
-    onSettled: () => client.invalidateQueries({ queryKey: deviceKeys.detail(deviceId) }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: deviceKeys.detail(deviceId) });
+      void client.invalidateQueries({ queryKey: commandHistoryKey(deviceId) });
+    },
+  });
+}
+
+const commandHistoryKey = (deviceId: string) => [...deviceKeys.detail(deviceId), 'commands'] as const;
+
+/** The device's command entries of the audit trail, newest first (the Command page is realm ADMIN's, as the trail is). */
+export function useCommandHistory(deviceId: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: commandHistoryKey(deviceId),
+    queryFn: ({ signal }) =>
+      api.request(`/api/audit?${new URLSearchParams({ kind: AuditKind.Command, device: deviceId, size: '50' })}`, { schema: auditPageSchema, signal, quiet: true }),
   });
 }

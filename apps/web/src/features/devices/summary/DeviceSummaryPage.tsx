@@ -120,9 +120,10 @@ export function DeviceSummaryPage() {
           ['Bundle', prop(AgentProperty.BundleVersion)],
           ['Launcher', prop(AgentProperty.LauncherVersion)],
           ['Update bundle', updateBundle(prop)],
-          ['Java', [prop('java.name'), prop('java.version')].filter(Boolean).join(' ') || undefined],
+          // The agent reports its runtime under SPEC's java.* keys (a Node.js agent: Node.js and its version).
+          ['Runtime', [prop('java.name'), prop('java.version')].filter(Boolean).join(' ') || undefined],
           ['Working dir', prop('user.dir')],
-          ['Java home', prop('java.home')],
+          ['Runtime home', prop('java.home')],
           ['Servers', device.servers.length ? device.servers.map((s) => s.url).join(', ') : undefined],
         ]}
       />
