@@ -107,7 +107,12 @@ describe('storage page', () => {
     await result.waitFor({ timeout: 30_000 });
     expect(await result.innerText()).toContain(`under ${tree}`);
     expect(await result.getByRole('row').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('docs')]));
+    // Above the listing, and its folders lead into them (issue 59).
+    const [resultBox, tableBox] = [await result.boundingBox(), await page.getByTestId('file-row').first().boundingBox()];
+    expect(resultBox!.y).toBeLessThan(tableBox!.y);
     await page.screenshot({ path: screenshotPath('storage-admin.png'), fullPage: true });
+    await result.getByRole('button', { name: 'docs', exact: true }).click();
+    await expect.poll(names).toEqual(['manual.txt']);
     expect(pageErrors).toEqual([]);
   });
 

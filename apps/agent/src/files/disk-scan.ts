@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { DISK_SCAN_FOLDERS_MAX, type DiskUsage } from '@fleetlink/contract';
+import { DISK_SCAN_FOLDERS_MAX, DISK_SCAN_UNREADABLE_NAMED_MAX, type DiskUsage } from '@fleetlink/contract';
 import { Refused } from '../refused.js';
 import { devicePath, fsRefusal } from './device-path.js';
 import { folderChildren, type Child } from './folder-children.js';
@@ -13,6 +13,8 @@ interface Walk {
   device: number;
   answerBy: number;
   unreadable: number;
+  /** The first unreadable folders, named on the Storage page. */
+  unreadablePaths: string[];
   complete: boolean;
 }
 
@@ -33,7 +35,7 @@ export async function scanDisk(root: string, answerBy: number): Promise<DiskUsag
       throw fsRefusal(err, top, 'scan');
     });
     if (!rootStats.isDirectory()) throw new Refused(`'${top}' is not a folder.`);
-    const walk: Walk = { device: rootStats.dev, answerBy, unreadable: 0, complete: true };
+    const walk: Walk = { device: rootStats.dev, answerBy, unreadable: 0, unreadablePaths: [], complete: true };
     const folders: DiskUsage['folders'] = [];
     let files = 0;
     for (const { p, stats } of await children(top, walk)) {
@@ -51,6 +53,7 @@ export async function scanDisk(root: string, answerBy: number): Promise<DiskUsag
       folders: shown,
       others,
       unreadable: walk.unreadable,
+      unreadablePaths: walk.unreadablePaths,
       complete: walk.complete,
     };
   } finally {
@@ -75,9 +78,9 @@ async function folderSize(folder: string, walk: Walk): Promise<number> {
   return size;
 }
 
-/** The entries of one folder; an unreadable one is counted. */
+/** The entries of one folder; an unreadable one is counted, and the first ones named. */
 async function children(folder: string, walk: Walk): Promise<Child[]> {
   const found = await folderChildren(folder);
-  if (!found) walk.unreadable++;
+  if (!found && walk.unreadable++ < DISK_SCAN_UNREADABLE_NAMED_MAX) walk.unreadablePaths.push(folder);
   return found ?? [];
 }

@@ -123,6 +123,8 @@ export const diskScanQuerySchema = z.object({ path: filePathSchema });
 export const DISK_SCAN_TIMEOUT_MS = 10 * 60_000;
 /** Top folders a scan reports (the largest ones; the rest are summed into `others`). */
 export const DISK_SCAN_FOLDERS_MAX = 200;
+/** The unreadable folders a scan names (issue 59); beyond them it only counts. */
+export const DISK_SCAN_UNREADABLE_NAMED_MAX = 20;
 
 export const driveScanStatusSchema = z.enum(['BUSY', 'DONE', 'FAILED']);
 export type DriveScanStatus = z.infer<typeof driveScanStatusSchema>;
@@ -137,8 +139,10 @@ export const diskUsageSchema = z.object({
   folders: z.array(z.object({ name: z.string(), path: z.string(), size: z.number().nonnegative() })).max(DISK_SCAN_FOLDERS_MAX),
   /** Bytes of the top folders beyond the largest DISK_SCAN_FOLDERS_MAX. */
   others: z.number().nonnegative(),
-  /** Folders that could not be read (no permission), counted, not listed. */
+  /** Folders that could not be read (no permission), counted. */
   unreadable: z.number().int().nonnegative(),
+  /** The first of them, by path (an older agent names none). */
+  unreadablePaths: z.array(z.string().max(4096)).max(DISK_SCAN_UNREADABLE_NAMED_MAX).optional(),
   /** False when the scan stopped at its deadline: the sizes are then lower bounds. */
   complete: z.boolean(),
 });

@@ -119,6 +119,15 @@ function storageSuite(setup: () => Promise<MessagingSetup>) {
     }
     const res = await list(locked, {}, user, id);
     expect((await expectError(res, 422)).message).toBe(`The agent is not allowed to read '${locked}'.`);
+    // A scan counts it and names it (issue 59: "1 folder could not be read" said not which).
+    const started = await s.tc.api(`/api/device/${id}/disk?path=${encodeURIComponent(tree)}`, { method: 'POST', token: user });
+    expect(started.status, await started.clone().text()).toBe(202);
+    const scanned = await waitFor(async () => {
+      const d = deviceSchema.parse(await (await s.tc.api(`/api/device/${id}`, { token: user })).json()).drives.find((x) => x.detail?.root?.path === tree)?.detail;
+      return d?.status === 'DONE' && d;
+    }, 30_000, 'the scan done');
+    expect(scanned.root!.unreadable).toBeGreaterThanOrEqual(1);
+    expect(scanned.root!.unreadablePaths).toContain(locked);
     chmodSync(locked, 0o700);
   });
 

@@ -166,6 +166,9 @@ function Storage() {
 
       <UploadProgress upload={upload} />
 
+      {/* Above the listing (issue 59): a scan's answer is what the person waited for. */}
+      {drive ? <DriveUsage drive={drive} onOpen={(path) => go({ path })} /> : null}
+
       {data ? (
         <>
           {paging}
@@ -182,8 +185,6 @@ function Storage() {
           {paging}
         </>
       ) : null}
-
-      {drive ? <DriveUsage drive={drive} /> : null}
 
       <FileNameModal
         opened={newFolder}

@@ -1,5 +1,6 @@
 import type { DeviceDrive } from '@fleetlink/contract';
-import { Alert, Card, Group, Loader, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Group, List, Loader, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { formatDateTime } from '../../../app/format/date-format';
 import { formatBytes, usedPercent } from '../summary/units';
 
@@ -7,7 +8,7 @@ import { formatBytes, usedPercent } from '../summary/units';
  * A drive's space and its last scan (SPEC §3 drive detail, §4 BUSY): while the scan runs, a spinner;
  * then the space used under each folder of the path scanned, largest first, against the drive's total.
  */
-export function DriveUsage({ drive }: { drive: DeviceDrive }) {
+export function DriveUsage({ drive, onOpen }: { drive: DeviceDrive; onOpen: (path: string) => void }) {
   const detail = drive.detail;
   const total = drive.totalSpace;
   const used = usedPercent(total, drive.freeSpace);
@@ -41,8 +42,8 @@ export function DriveUsage({ drive }: { drive: DeviceDrive }) {
             <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
               {formatBytes(detail.root.size)} under {detail.root.path}, scanned {formatDateTime(new Date(detail.finishedAt ?? detail.startedAt))}
               {detail.root.complete ? '' : ' (stopped at its time limit: sizes are at least these)'}
-              {detail.root.unreadable ? `; ${detail.root.unreadable} folder${detail.root.unreadable === 1 ? '' : 's'} could not be read` : ''}
             </Text>
+            {detail.root.unreadable ? <Unreadable count={detail.root.unreadable} paths={detail.root.unreadablePaths ?? []} /> : null}
             <Table striped withTableBorder fz="sm">
               <Table.Thead>
                 <Table.Tr>
@@ -53,7 +54,16 @@ export function DriveUsage({ drive }: { drive: DeviceDrive }) {
               </Table.Thead>
               <Table.Tbody>
                 {detail.root.folders.map((f) => (
-                  <UsageRow key={f.path} label={f.name} size={f.size} total={total} />
+                  <UsageRow
+                    key={f.path}
+                    label={
+                      <Anchor component="button" type="button" size="sm" onClick={() => onOpen(f.path)} style={{ overflowWrap: 'anywhere', textAlign: 'left' }}>
+                        {f.name}
+                      </Anchor>
+                    }
+                    size={f.size}
+                    total={total}
+                  />
                 ))}
                 {detail.root.others ? <UsageRow label="Other folders" size={detail.root.others} total={total} /> : null}
                 <UsageRow label="Files" size={detail.root.files} total={total} />
@@ -67,7 +77,28 @@ export function DriveUsage({ drive }: { drive: DeviceDrive }) {
   );
 }
 
-function UsageRow({ label, size, total }: { label: string; size: number; total: number | undefined }) {
+/** "3 folders could not be read", and which (the first 20 the agent names). */
+function Unreadable({ count, paths }: { count: number; paths: string[] }) {
+  return (
+    <Stack gap={2} data-testid="drive-scan-unreadable">
+      <Text size="sm" c="orange.8">
+        {count} folder{count === 1 ? '' : 's'} could not be read (no permission){paths.length ? ':' : '.'}
+      </Text>
+      {paths.length ? (
+        <List size="sm" ff="monospace" spacing={0}>
+          {paths.map((p) => (
+            <List.Item key={p} style={{ overflowWrap: 'anywhere' }}>
+              {p}
+            </List.Item>
+          ))}
+          {count > paths.length ? <List.Item>and {count - paths.length} more</List.Item> : null}
+        </List>
+      ) : null}
+    </Stack>
+  );
+}
+
+function UsageRow({ label, size, total }: { label: ReactNode; size: number; total: number | undefined }) {
   return (
     <Table.Tr>
       <Table.Td style={{ overflowWrap: 'anywhere' }}>{label}</Table.Td>
