@@ -224,4 +224,22 @@ describe('the first hour', () => {
     await recent.getByRole('img', { name: 'Offline' }).waitFor();
     expect(pageErrors).toEqual([]);
   });
+
+  it('shows a field\'s error as soon as it is dirty on the release and contact forms, as on every other form', async () => {
+    const { page, pageErrors } = await suite.signedIn(admin, '/agent/releases/new');
+    const version = page.getByRole('textbox', { name: 'Version' });
+    await version.pressSequentially('x1');
+    // Still in the field: no blur, no submit.
+    await page.getByText('Version is not a valid, it contain invalid characters.').waitFor();
+    expect(await version.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.goto(`${suite.stack.url}/contact`);
+    const name = page.getByRole('textbox', { name: 'Name' });
+    await name.waitFor();
+    // The signed-in name, which fits its 32 characters.
+    expect(await name.inputValue()).toBe('Ada Admin');
+    await name.fill('');
+    await page.getByText('Name is required.').waitFor();
+    expect(pageErrors).toEqual([]);
+  });
 });

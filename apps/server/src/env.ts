@@ -86,6 +86,13 @@ const envSchema = z
     TUNNEL_HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
     /** Address the HTTP ingress listens on. */
     TUNNEL_HTTP_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /**
+     * A certificate (PEM, with its chain: a wildcard one for `*.{TUNNEL_DOMAIN}`) and its key: the
+     * built-in proxy's ingress then serves HTTPS and HTTP tunnel mappings are https links, as a
+     * standalone proxy's with PROXY_TLS_CERT_FILE.
+     */
+    TUNNEL_TLS_CERT_FILE: z.string().trim().min(1).optional(),
+    TUNNEL_TLS_KEY_FILE: z.string().trim().min(1).optional(),
     /** Address the built-in proxy's TCP tunnels listen on. */
     TUNNEL_TCP_HOST: z.string().trim().min(1).default('127.0.0.1'),
     /** Ports the built-in proxy serves TCP tunnels on, one per connected tunnel (`from-to`). */
@@ -176,6 +183,10 @@ const envSchema = z
     /** Contact messages one client address may send per hour. */
     CONTACT_RATE_LIMIT_ADDRESS: z.coerce.number().int().min(1).default(20),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .refine((e) => !e.TUNNEL_TLS_CERT_FILE === !e.TUNNEL_TLS_KEY_FILE, {
+    path: ['TUNNEL_TLS_KEY_FILE'],
+    message: 'TUNNEL_TLS_CERT_FILE and TUNNEL_TLS_KEY_FILE go together: set both for HTTPS tunnels, or neither',
   })
   .refine((e) => !e.SMTP_URL || e.CONTACT_TO, { path: ['CONTACT_TO'], message: 'CONTACT_TO must be set when SMTP_URL is: it is where contact messages are mailed' })
   .transform((e) => {

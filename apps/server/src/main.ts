@@ -10,7 +10,8 @@ async function main() {
   const lines = [`Fleetlink console running at ${running.url}`, `  database: ${running.database.kind === 'pglite' ? `PGlite in ${env.DATA_DIR}` : 'PostgreSQL'}`];
   if (running.proxy) {
     const { sshPort, httpPort } = running.proxy.running;
-    lines.push(`  tunnel proxy: SSH on ${env.TUNNEL_SSH_HOST}:${sshPort}, HTTP tunnels at http://{path}.${env.TUNNEL_DOMAIN}:${httpPort}`);
+    const scheme = env.TUNNEL_TLS_CERT_FILE ? 'https' : 'http';
+    lines.push(`  tunnel proxy: SSH on ${env.TUNNEL_SSH_HOST}:${sshPort}, HTTP tunnels at ${scheme}://{path}.${env.TUNNEL_DOMAIN}:${httpPort}`);
   }
   if (running.seededPasswords) lines.push(...accountLines(running.seededPasswords, env));
   process.stdout.write(lines.join('\n') + '\n');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { generateHostKey, ProxyStartError, publicHostKey, startProxy, type ProxyLog, type RunningProxy } from '@fleetlink/proxy';
 import type { Db } from '../../db/client.js';
@@ -10,7 +11,30 @@ import type { ServersRepository } from '../servers/servers.repository.js';
 
 const EMBEDDED_PROXY = 'embeddedProxyServerId';
 
-type ProxyEnv = Pick<Env, 'PORT' | 'HOST' | 'TUNNEL_SSH_HOST' | 'TUNNEL_SSH_PORT' | 'TUNNEL_HTTP_HOST' | 'TUNNEL_HTTP_PORT' | 'TUNNEL_TCP_HOST' | 'TUNNEL_TCP_PORTS' | 'TUNNEL_TCP_MAX_PER_DEVICE' | 'TUNNEL_DOMAIN'>;
+type ProxyEnv = Pick<
+  Env,
+  | 'PORT'
+  | 'HOST'
+  | 'TUNNEL_SSH_HOST'
+  | 'TUNNEL_SSH_PORT'
+  | 'TUNNEL_HTTP_HOST'
+  | 'TUNNEL_HTTP_PORT'
+  | 'TUNNEL_TCP_HOST'
+  | 'TUNNEL_TCP_PORTS'
+  | 'TUNNEL_TCP_MAX_PER_DEVICE'
+  | 'TUNNEL_DOMAIN'
+  | 'TUNNEL_TLS_CERT_FILE'
+  | 'TUNNEL_TLS_KEY_FILE'
+>;
+
+/** A file the configuration names, or a configuration error naming the variable (read at start: said now, not at the first HTTPS request). */
+function readConfigFile(file: string, variable: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new ConfigError(`${variable}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
 
 /**
  * Starts the built-in tunnel proxy beside the console (it talks to the console's proxy API over
@@ -36,6 +60,9 @@ export async function startEmbeddedProxy(o: { db: Db; box: SecretBox; env: Proxy
     // console let an administrator edit this registration: its account and key are its own again.
     await o.servers.update(serverId, own);
   }
+  const tls = env.TUNNEL_TLS_CERT_FILE
+    ? { cert: readConfigFile(env.TUNNEL_TLS_CERT_FILE, 'TUNNEL_TLS_CERT_FILE'), key: readConfigFile(env.TUNNEL_TLS_KEY_FILE!, 'TUNNEL_TLS_KEY_FILE') }
+    : undefined;
   const loopback = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
   try {
     const running = await startProxy({
@@ -47,6 +74,7 @@ export async function startEmbeddedProxy(o: { db: Db; box: SecretBox; env: Proxy
       http: { host: env.TUNNEL_HTTP_HOST, port: env.TUNNEL_HTTP_PORT },
       tcp: { host: env.TUNNEL_TCP_HOST, ports: env.TUNNEL_TCP_PORTS, maxPerDevice: env.TUNNEL_TCP_MAX_PER_DEVICE },
       domain: env.TUNNEL_DOMAIN,
+      tls,
       log: o.log,
     });
     return { running, serverId };

@@ -69,6 +69,8 @@ const useReleaseForm = () =>
     initialValues: { ...releaseFormDefaults, bundles: releaseFormDefaults.bundles.map((b) => ({ ...b })) },
     validate: schemaResolver(releaseFormSchema, { sync: true }),
     validateInputOnBlur: true,
+    // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).
+    validateInputOnChange: true,
   });
 type ReleaseFormApi = ReturnType<typeof useReleaseForm>;
 

@@ -27,6 +27,8 @@ export function ContactPage() {
     initialValues: blank,
     validate: schemaResolver(contactFormSchema, { sync: true }),
     validateInputOnBlur: true,
+    // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).
+    validateInputOnChange: true,
   });
 
   const submit = (values: ContactFormInput) =>

@@ -30,6 +30,8 @@ export function DeviceCommandPage() {
     initialValues: { name: commandFormDefaults.name, parameters: commandFormDefaults.parameters.map((p) => ({ ...p })) },
     validate: schemaResolver(commandFormSchema, { sync: true }),
     validateInputOnBlur: true,
+    // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).
+    validateInputOnChange: true,
   });
   const rows = form.values.parameters ?? [];
   const formRef = useRef<HTMLFormElement>(null);

@@ -69,6 +69,8 @@ function TunnelForm({ deviceId, existing }: { deviceId: string; existing?: Tunne
     initialValues: existing ? fromTunnel(existing) : { ...tunnelFormDefaults, port: '', path: suggestTunnelPath(tunnelFormDefaults.name) },
     validate: schemaResolver(tunnelFormSchema, { sync: true }),
     validateInputOnBlur: true,
+    // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).
+    validateInputOnChange: true,
   });
   const http = form.values.type === 'HTTP';
   const back = () => void navigate(`/devices/${deviceId}/tunnels`);
