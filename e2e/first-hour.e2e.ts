@@ -1,4 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/src/testing/test-console.js';
@@ -240,6 +241,47 @@ describe('the first hour', () => {
     expect(await name.inputValue()).toBe('Ada Admin');
     await name.fill('');
     await page.getByText('Name is required.').waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps the storage row menu, the tag suggestions and the server cards usable at 390 px, with nothing scrolling sideways', async () => {
+    live = await startLiveDevice(suite, { organization: 'An organization with a rather long name, Ltd.', device: 'pocket' });
+    await suite.api(admin, 'PUT', `/api/device/${live.deviceId}`, { organization: live.organizationId, name: 'pocket', branch: 'PRODUCTION', tags: ['warehouse-north', 'warehouse-south'] });
+    await suite.api(admin, 'POST', '/api/server', {
+      type: 'PROXY', url: 'ssh://edge-proxy-with-a-long-host-name.example.com:2222', maxCapacity: 5, status: 'OFFLINE', organization: live.organizationId, password: 'pw-of-the-edge', hostKey: 'ssh-ed25519 AAAA',
+    });
+    const { page, pageErrors } = await suite.open({ width: 390, height: 844 });
+    await signIn(page, suite.stack.url, admin, '/servers');
+    const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const inView = async (locator: import('playwright-core').Locator) => {
+      const box = (await locator.boundingBox())!;
+      return box.x >= 0 && box.x + box.width <= 390;
+    };
+
+    await page.getByTestId('server-card').filter({ hasText: 'edge-proxy' }).waitFor();
+    expect(await sideways()).toBe(0);
+    for (const link of await page.getByRole('link', { name: 'Edit server' }).all()) expect(await inView(link)).toBe(true);
+    await page.screenshot({ path: screenshotPath('issue59-phone-servers.png'), fullPage: true });
+
+    await page.goto(`${suite.stack.url}/devices/${live.deviceId}/file?path=${encodeURIComponent(tmpdir())}`);
+    await page.getByTestId('file-row').first().waitFor();
+    expect(await sideways()).toBe(0);
+    const menu = page.getByRole('button', { name: /^Actions for / }).first();
+    expect(await inView(menu)).toBe(true);
+    await menu.click();
+    await page.getByRole('menuitem').first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.screenshot({ path: screenshotPath('issue59-phone-storage.png'), fullPage: true });
+
+    await page.goto(`${suite.stack.url}/devices/new`);
+    await page.getByRole('combobox', { name: 'Tags' }).fill('ware');
+    await page.getByRole('option', { name: 'warehouse-north' }).waitFor();
+    expect(await sideways()).toBe(0);
+    // The suggestions leave the buttons free: the topmost element at Create device's middle is the button.
+    const create = page.getByRole('button', { name: 'Create device' });
+    const box = (await create.boundingBox())!;
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent, [box.x + box.width / 2, box.y + box.height / 2])).toBe('Create device');
+    await page.screenshot({ path: screenshotPath('issue59-phone-tags.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -23,7 +23,8 @@ function ServerCard({ server }: { server: Server }) {
   const connection = server.type === 'MESSAGE' ? connectionText(server.connection) : undefined;
   return (
     <Card withBorder padding="md" data-testid="server-card">
-      <Group justify="space-between" wrap="nowrap">
+      {/* Wraps: a long organization name beside the badges stays on the card on a phone (issue 59). */}
+      <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs" wrap="nowrap">
           <ServerStatusIcon status={server.status} />
           <Badge variant="light">{server.type}</Badge>

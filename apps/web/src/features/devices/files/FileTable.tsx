@@ -25,13 +25,14 @@ interface FileTableProps {
  */
 export function FileTable({ files, canChange, onOpen, onRename, onDelete, onMonitor, onDownload, downloading }: FileTableProps) {
   return (
-    <Table.ScrollContainer minWidth={560}>
+    // Narrow (a phone) without Modified: name, size and the row's menu fit, nothing scrolls sideways (issue 59).
+    <Table.ScrollContainer minWidth={300}>
       <Table striped highlightOnHover verticalSpacing={6} data-testid="file-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             <Table.Th ta="right">Size</Table.Th>
-            <Table.Th>Modified</Table.Th>
+            <Table.Th visibleFrom="sm">Modified</Table.Th>
             <Table.Th w={48} aria-label="Actions" />
           </Table.Tr>
         </Table.Thead>
@@ -69,7 +70,7 @@ export function FileTable({ files, canChange, onOpen, onRename, onDelete, onMoni
               <Table.Td ta="right">
                 <Text size="sm">{f.isFolder ? '' : formatBytes(f.size)}</Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="sm">
                 <Text size="sm">{f.modified ? formatDateTime(new Date(f.modified)) : '-'}</Text>
               </Table.Td>
               <Table.Td>

@@ -73,6 +73,10 @@ export function DeviceForm({ initial, organizations, tagSuggestions, submitLabel
           label="Tags"
           placeholder="Type a tag and press Enter"
           data={tagSuggestions}
+          // Opened above the field, a few at a time: below it they covered the form's buttons on a
+          // phone (issue 59), which then took a tap elsewhere first.
+          limit={5}
+          comboboxProps={{ position: 'top', middlewares: { flip: false, shift: true } }}
           clearable
           {...form.getInputProps('tags')}
           error={Object.entries(form.errors).find(([k]) => k === 'tags' || k.startsWith('tags.'))?.[1]}
