@@ -1,9 +1,8 @@
-import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../../env.js';
 import { freePort } from '../../testing/test-console.js';
 import { embeddedSetup, onlineMemberDevice, tearDown, tempDir, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
-import { startLocalService, type LocalService } from './local-service.test-support.js';
+import { ingressGetTls, startLocalService, type LocalService } from './local-service.test-support.js';
 import { selfSignedCertificate } from './standalone-proxy.test-support.js';
 import { connectTunnel, createTunnel } from './tunnel-api.test-support.js';
 
@@ -44,17 +43,8 @@ describe('the built-in proxy with TUNNEL_TLS_CERT_FILE and TUNNEL_TLS_KEY_FILE',
     const tunnel = await createTunnel(s.tc, admin, device.id, { port: service.port, path: 'secure' });
     const status = await connectTunnel(s.tc, admin, device.id, tunnel);
     expect(status.mapping).toBe(`https://secure.${DOMAIN}:${httpsPort}`);
-    const hostname = `secure.${DOMAIN}`;
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpsRequest({ host: '127.0.0.1', port: httpsPort, servername: hostname, headers: { host: `${hostname}:${httpsPort}` }, ca: cert, path: '/' }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    expect(answer.status).toBe(200);
+    const answer = await ingressGetTls(httpsPort, `secure.${DOMAIN}`, cert);
+    expect(answer.status, answer.body).toBe(200);
     expect(answer.body).toContain('Served over HTTPS by the built-in proxy');
   }, 60_000);
 

@@ -1,4 +1,5 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect as connectTcp, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 
@@ -125,6 +126,22 @@ export function ingressGet(port: number, hostname: string): Promise<{ status: nu
       res.on('end', () => resolve({ status: res.statusCode!, body }));
     });
     req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * A GET to a proxy's HTTPS ingress on this machine by the name a browser would use, trusting `ca`;
+ * a refused handshake answers status 0 with its message.
+ */
+export function ingressGetTls(port: number, hostname: string, ca: Buffer): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, servername: hostname, headers: { host: `${hostname}:${port}` }, ca, path: '/' }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', (err) => resolve({ status: 0, body: err.message }));
     req.end();
   });
 }

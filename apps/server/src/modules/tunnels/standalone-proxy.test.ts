@@ -1,9 +1,8 @@
-import { request as httpsRequest } from 'node:https';
 import { serverSchema, tunnelSchema, type Tunnel } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
 import { embeddedSetup, enrollByHand, memberDevice, onlineMemberDevice, tearDown, tempDir, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
-import { startLocalService, type LocalService } from './local-service.test-support.js';
+import { ingressGetTls, startLocalService, type LocalService } from './local-service.test-support.js';
 import { hostKeyFile, runProxyToEnd, selfSignedCertificate, startStandaloneProxy, type StandaloneProxy } from './standalone-proxy.test-support.js';
 
 const DOMAIN = 'tunnels.test';
@@ -26,16 +25,7 @@ describe('a standalone proxy', () => {
   const ports = { ssh: 0, https: 0, tcp: 0 };
 
   /** A GET through the standalone proxy's HTTPS ingress, trusting its certificate, by the name a browser would use. */
-  const viaStandalone = (hostname: string) =>
-    new Promise<{ status: number; body: string }>((resolve) => {
-      const req = httpsRequest({ host: '127.0.0.1', port: ports.https, servername: hostname, headers: { host: `${hostname}:${ports.https}` }, ca: cert, path: '/' }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
-      req.on('error', (err) => resolve({ status: 0, body: err.message }));
-      req.end();
-    });
+  const viaStandalone = (hostname: string) => ingressGetTls(ports.https, hostname, cert);
 
   beforeAll(async () => {
     s = await embeddedSetup({ TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(await freePort()) });
