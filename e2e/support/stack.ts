@@ -13,6 +13,11 @@ export interface Stack {
   dataDir: string;
   /** Everything the console wrote to stdout and stderr so far: its log. */
   output(): string;
+  /**
+   * Stops the console (SIGTERM) and starts it again on the same ports and data, as an operator's
+   * restart; `whileDown` runs in between, while nothing answers.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -39,17 +44,27 @@ async function startStackOnce(extraEnv: Record<string, string>): Promise<Stack> 
   const tunnelSshPort = await freePort();
   const tunnelHttpPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-e2e-'));
-  // No built-in release (a packed agent) unless a spec asks for one: specs count the releases they make.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), TUNNEL_SSH_PORT: String(tunnelSshPort), TUNNEL_HTTP_PORT: String(tunnelHttpPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', AGENT_BUILT_IN_RELEASE: 'false', ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   const url = `http://localhost:${port}`;
   let output = '';
   const collect = (chunk: Buffer) => (output += chunk.toString());
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  const launch = () => {
+    // No built-in release (a packed agent) unless a spec asks for one: specs count the releases they make.
+    const started = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), TUNNEL_SSH_PORT: String(tunnelSshPort), TUNNEL_HTTP_PORT: String(tunnelHttpPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', AGENT_BUILT_IN_RELEASE: 'false', ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.stdout!.on('data', collect);
+    started.stderr!.on('data', collect);
+    return started;
+  };
+  const end = async (c: ChildProcess) => {
+    if (c.exitCode !== null || c.signalCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await exited;
+  };
+  let child = launch();
   try {
     await waitForStart(child);
   } catch (err) {
@@ -62,12 +77,14 @@ async function startStackOnce(extraEnv: Record<string, string>): Promise<Stack> 
     tunnelHttpPort,
     dataDir,
     output: () => output,
+    async restart(whileDown) {
+      await end(child);
+      await whileDown?.();
+      child = launch();
+      await waitForStart(child);
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await end(child);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
