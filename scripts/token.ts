@@ -1,6 +1,6 @@
 /**
  * `npm run -s token -- <email> [password]`: prints an access token of a seeded account of the running
- * embedded console and nothing else on stdout (npm's own `> token` banner too, without -s). The
+ * embedded console and nothing else on stdout (with -s: without it, npm prints its `> token` lines there too). The
  * console is CONSOLE_URL, else http://localhost:$PORT, else the one running on DATA_DIR (it says
  * where it listens in DATA_DIR), else http://localhost:8080.
  * A seeded account's password is, unless given: its IDP_*_PASSWORD variable, the generated one kept
@@ -23,7 +23,7 @@ const password =
   givenPassword ??
   (seeded && (process.env[seeded.passwordVariable] || readKeptPasswords(dataDir).get(email) || seeded.password));
 if (!password) {
-  process.stderr.write(`${email} is not a seeded account; pass its password: npm run token -- ${email} <password>\n`);
+  process.stderr.write(`${email} is not a seeded account; pass its password: npm run -s token -- ${email} <password>\n`);
   process.exit(2);
 }
 const consoleUrl =
