@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { AGENT_KEY_VARIABLE } from '@fleetlink/contract';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { Agent } from './agent.js';
@@ -27,10 +28,10 @@ const USAGE = `Usage: FLEETLINK_AGENT_KEY=<installation key> fleetlink-agent run
  * all the same (older instructions) still counts, with a warning.
  */
 function keyOf(values: { key?: string; 'key-file'?: string }): string | undefined {
-  if (values.key) process.stderr.write('The installation key on the command line is visible to every user of this machine (ps): give it in FLEETLINK_AGENT_KEY or --key-file next time.\n');
+  if (values.key) process.stderr.write(`The installation key on the command line is visible to every user of this machine (ps): give it in ${AGENT_KEY_VARIABLE} or --key-file next time.\n`);
   const file = values['key-file'];
-  const fromFile = file ? readFileSync(file === '-' ? 0 : file, 'utf8').trim() : undefined;
-  return values.key || process.env.FLEETLINK_AGENT_KEY || fromFile || undefined;
+  // The file is read only when nothing gave the key before it: `-` would otherwise wait on a terminal.
+  return values.key || process.env[AGENT_KEY_VARIABLE] || (file ? readFileSync(file === '-' ? 0 : file, 'utf8').trim() : undefined) || undefined;
 }
 
 /**
@@ -80,7 +81,7 @@ async function run(argv: string[]) {
     process.stderr.write(`The installation key could not be read from ${values['key-file']}: ${(err as Error).message}\n`);
     process.exit(2);
   }
-  delete process.env.FLEETLINK_AGENT_KEY;
+  delete process.env[AGENT_KEY_VARIABLE];
   const server = values.server.replace(/\/$/, '');
   const store = new StateStore(path.resolve(values['data-dir'] ?? defaultDataDir(values.device)));
   let state = store.load();

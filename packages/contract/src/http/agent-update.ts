@@ -9,6 +9,12 @@ import { deviceIdParamsSchema } from './devices.js';
 /** The bundle that is the agent itself (its manifest's name): the one an agent installs for itself. */
 export const AGENT_BUNDLE_NAME = 'fleetlink-agent';
 
+/** The folder the portable archive of agent {version} unpacks to (the console builds it, the Install page's command runs from it). */
+export const agentPortableFolder = (version: string) => `${AGENT_BUNDLE_NAME}-${version}`;
+
+/** The environment variable the agent, its launcher and its installer read the installation key from (never a command line's). */
+export const AGENT_KEY_VARIABLE = 'FLEETLINK_AGENT_KEY';
+
 /** A release's agent bundle (the one named AGENT_BUNDLE_NAME), if it holds one. */
 export const agentBundleOf = <T extends { name: string }>(bundles: readonly T[]): T | undefined => bundles.find((b) => b.name === AGENT_BUNDLE_NAME);
 

@@ -59,8 +59,12 @@ export const serverRequiredByType: Record<ServerType, readonly (keyof typeof ser
   PROXY: ['password', 'hostKey'],
 };
 
+/** A server URL's scheme, lower case (`mqtts` of `MQTTS://host:8883`); undefined without one. */
+export const serverUrlScheme = (url: string | null | undefined) => /^([a-z][a-z0-9+.-]*):/i.exec(url ?? '')?.[1]?.toLowerCase();
 /** Whether a URL's link is encrypted (TLS): mqtts://, wss://, ssh://. */
-export const serverUrlIsEncrypted = (url: string | null | undefined) => /^(mqtts|wss|ssh):/i.test(url ?? '');
+export const serverUrlIsEncrypted = (url: string | null | undefined) => ['mqtts', 'wss', 'ssh'].includes(serverUrlScheme(url) ?? '');
+/** Whether a message server's link is plain text: mqtt://, ws://. */
+export const serverUrlIsPlain = (url: string | null | undefined) => ['mqtt', 'ws'].includes(serverUrlScheme(url) ?? '');
 /** The fields that only an encrypted link needs (issue 59: a plain mqtt:// server has no certificate to check). */
 const tlsOnlyFields: readonly string[] = ['trustStore', 'trustStorePassword'];
 
@@ -124,7 +128,7 @@ const serverFormSchemaOf = (required: 'all' | 'keptSecrets' | 'checkedByConsole'
       hostKey: optionalText(serverLabels.hostKey, 4096),
     })
     .superRefine((form, ctx) => {
-      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(form.url)?.[1]?.toLowerCase();
+      const scheme = serverUrlScheme(form.url);
       if (scheme && serverSchemesByType[form.type] && !serverSchemesByType[form.type].includes(scheme)) {
         ctx.addIssue({ code: 'custom', path: ['url'], message: serverSchemeMessage(form.type) });
       }

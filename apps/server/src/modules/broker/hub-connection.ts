@@ -132,7 +132,12 @@ export class HubConnection {
     this.client.on('reconnect', () => {
       this.client.options.reconnectPeriod = Math.min((this.client.options.reconnectPeriod ?? FIRST_RETRY_MS) * 2, LAST_RETRY_MS);
     });
-    this.client.on('error', (err) => this.becameUnreachable(describeConnectionError(err)));
+    // An attempt that failed makes the server unreachable; an error on a live session (it ends with
+    // 'offline' if it ends at all) is logged and leaves the state to the session.
+    this.client.on('error', (err) => {
+      if (this.client.connected) log.warn({ serverId, url, err: err.message }, 'message hub connection error');
+      else this.becameUnreachable(describeConnectionError(err));
+    });
     this.client.on('message', (topic, payload) => {
       if (topic === `${DYNSEC_TOPIC}/response`) return this.onDynsecResponse(payload);
       opts.onMessage(serverId, topic, payload);

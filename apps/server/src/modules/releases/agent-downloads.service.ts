@@ -2,7 +2,7 @@ import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, mkdte
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { agentBundleOf, releaseBranchesFor, type AgentDownloadKind, type AgentDownloads } from '@fleetlink/contract';
+import { agentBundleOf, agentPortableFolder, releaseBranchesFor, type AgentDownloadKind, type AgentDownloads } from '@fleetlink/contract';
 import { create, extract } from 'tar';
 import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/app-error.js';
@@ -82,7 +82,7 @@ export class AgentDownloadsService {
 
   private async build(bundle: BundleRecord): Promise<Built> {
     const v = bundle.version;
-    const names = { portable: `fleetlink-agent-${v}-linux-portable.tar.gz`, installer: `fleetlink-agent-${v}-linux-installer.sh` };
+    const names = { portable: `${agentPortableFolder(v)}-linux-portable.tar.gz`, installer: `${agentPortableFolder(v)}-linux-installer.sh` };
     const dir = path.join(this.deps.cacheDir, bundle.id);
     if (!existsSync(path.join(dir, names.installer))) await this.make(bundle, dir, names);
     const entry = (kind: AgentDownloadKind) => {
@@ -96,7 +96,7 @@ export class AgentDownloadsService {
     mkdirSync(this.deps.cacheDir, { recursive: true, mode: 0o700 });
     const work = mkdtempSync(path.join(this.deps.cacheDir, '.build-'));
     try {
-      const top = `fleetlink-agent-${bundle.version}`;
+      const top = agentPortableFolder(bundle.version);
       const unpacked = path.join(work, top, 'bundles', bundle.version);
       mkdirSync(unpacked, { recursive: true });
       const blob = await this.deps.store.read(bundle.id);

@@ -144,7 +144,7 @@ export function createApiClient(options: ApiClientOptions) {
     upload,
     blob,
     fetch: authorizedFetch,
-    get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal, handled?: RequestOptions<T>['handled']) => request<T>(url, { schema, signal, handled }),
+    get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal) => request<T>(url, { schema, signal }),
     post: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'POST', body, schema }),
     put: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'PUT', body, schema }),
     delete: <T>(url: string, schema?: Parser<T>, handled?: RequestOptions<T>['handled']) => request<T>(url, { method: 'DELETE', schema, handled }),

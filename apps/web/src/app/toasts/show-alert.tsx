@@ -52,6 +52,11 @@ export function showAlert(message: string, date: Date = new Date()): void {
   }
   const alert: OpenAlert = { id: `alert-${++sequence}`, count: 1, hovered: false, focused: false };
   open.set(message, alert);
+  // The pointer on it or the focus in it holds it; closeLater starts over once both left.
+  const hold = (what: 'hovered' | 'focused', on: boolean) => () => {
+    alert[what] = on;
+    closeLater(alert);
+  };
   notifications.show({
     id: alert.id,
     title: <AlertTitle date={date} />,
@@ -64,22 +69,10 @@ export function showAlert(message: string, date: Date = new Date()): void {
     withBorder: true,
     closeButtonProps: { 'aria-label': 'Close alert' },
     'data-alert': 'error',
-    onMouseEnter: () => {
-      alert.hovered = true;
-      closeLater(alert);
-    },
-    onMouseLeave: () => {
-      alert.hovered = false;
-      closeLater(alert);
-    },
-    onFocusCapture: () => {
-      alert.focused = true;
-      closeLater(alert);
-    },
-    onBlurCapture: () => {
-      alert.focused = false;
-      closeLater(alert);
-    },
+    onMouseEnter: hold('hovered', true),
+    onMouseLeave: hold('hovered', false),
+    onFocusCapture: hold('focused', true),
+    onBlurCapture: hold('focused', false),
     onClose: () => {
       clearTimeout(alert.timer);
       if (open.get(message) === alert) open.delete(message);

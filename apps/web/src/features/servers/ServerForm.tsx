@@ -7,6 +7,7 @@ import {
   serverStatuses,
   serverStatusLabel,
   serverUrlIsEncrypted,
+  serverUrlIsPlain,
   type Server,
   type ServerFormInput,
   type ServerStatus,
@@ -153,7 +154,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
           <>
             <TextInput label={serverLabels.username} withAsterisk autoComplete="off" {...form.getInputProps('username')} />
             <SecretInput label={serverLabels.password} kept={passwordKept} required {...form.getInputProps('password')} />
-            {!/^(mqtt|ws):\/\//i.test(form.values.url) ? null : (
+            {!serverUrlIsPlain(form.values.url) ? null : (
               <Alert color="yellow" data-testid="server-plain-link">
                 <Text size="sm">
                   This link is not encrypted: device credentials and everything the devices send cross the network as plain text. Use

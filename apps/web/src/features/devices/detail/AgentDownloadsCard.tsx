@@ -1,8 +1,7 @@
 import { Button, Card, Code, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { formatBytes, type AgentDownload, type AgentDownloadKind } from '@fleetlink/contract';
+import { agentPortableFolder, formatBytes, type AgentDownload, type AgentDownloadKind } from '@fleetlink/contract';
 import { IconDownload } from '@tabler/icons-react';
 import { useAgentDownloads, useSaveAgentDownload } from './agent-downloads-api';
-import { portableFolder } from './agent-command';
 
 const howTitle: Record<AgentDownloadKind, string> = {
   installer: 'Install on Linux',
@@ -79,7 +78,7 @@ export function AgentDownloadsCard({ deviceId, commandOf }: { deviceId: string; 
                       </>
                     ) : (
                       <>
-                        Run this as any user where the archive was saved: it unpacks the folder <Code>{portableFolder(downloads.data.release!.bundleVersion)}</Code>{' '}
+                        Run this as any user where the archive was saved: it unpacks the folder <Code>{agentPortableFolder(downloads.data.release!.bundleVersion)}</Code>{' '}
                         and runs the agent from it, in the foreground; the agent keeps its credentials in the folder’s <Code>data</Code> and
                         updates itself there.
                       </>

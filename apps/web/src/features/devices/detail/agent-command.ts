@@ -1,8 +1,7 @@
+import { AGENT_KEY_VARIABLE, agentPortableFolder } from '@fleetlink/contract';
+
 /** The bin of the agent workspace (apps/agent/package.json). */
 export const AGENT_BIN = 'fleetlink-agent';
-
-/** The environment variable the agent, its launcher and its installer read the installation key from. */
-export const AGENT_KEY_VARIABLE = 'FLEETLINK_AGENT_KEY';
 
 export interface AgentCommandInput {
   /** The console the agent enrolls with: the origin the browser reached it at. */
@@ -32,12 +31,9 @@ export function installerCommand(input: AgentCommandInput, installer: string): s
   return `printf %s ${input.installationKey} | sudo sh ${installer} ${target(input)} --key-file -`;
 }
 
-/** The portable archive's folder: fleetlink-agent-{version}/ (the console's AgentDownloadsService). */
-export const portableFolder = (bundleVersion: string) => `${AGENT_BIN}-${bundleVersion}`;
-
 /** The command that unpacks the portable archive where it was saved and runs the agent from there, as the user running it. */
 export function portableCommand(input: AgentCommandInput, archive: string, bundleVersion: string): string {
-  return `tar -xzf ${archive} && ${AGENT_KEY_VARIABLE}=${input.installationKey} ./${portableFolder(bundleVersion)}/${AGENT_BIN} run ${target(input)}`;
+  return `tar -xzf ${archive} && ${AGENT_KEY_VARIABLE}=${input.installationKey} ./${agentPortableFolder(bundleVersion)}/${AGENT_BIN} run ${target(input)}`;
 }
 
 /** The same input with the key masked, for showing a command while the key is hidden. */
