@@ -58,6 +58,8 @@ export class Agent {
   private client?: MqttClient;
   private timers: NodeJS.Timeout[] = [];
   private reconnectTimer?: NodeJS.Timeout;
+  /** The current connection's session (see the state payload's `session`). */
+  private session = 0;
   private backoff = MIN_BACKOFF_MS;
   private stopped = false;
   private readonly load = new LoadSampler();
@@ -119,6 +121,8 @@ export class Agent {
 
   private async connect(): Promise<void> {
     const { messageServer, mqtt: account, heartbeatSeconds } = this.state;
+    // Each connection's states, its last will included, carry its session: rising, even if the clock steps back.
+    const session = (this.session = Math.max(Date.now(), this.session + 1));
     let client: MqttClient;
     try {
       client = await createMqttClient(messageServer.url, {
@@ -134,7 +138,7 @@ export class Agent {
         queueQoSZero: false,
         // mqtt-packet otherwise pre-allocates 65,536 two-byte Buffers for message ids: 6 MB of heap.
         writeCache: false,
-        will: { topic: topics.state(this.deviceId), payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+        will: { topic: topics.state(this.deviceId), payload: Buffer.from(JSON.stringify({ online: false, session })), qos: 1, retain: true },
       });
     } catch (err) {
       // A URL it cannot use: nothing to retry until a migration or re-enrollment changes it.
@@ -153,7 +157,7 @@ export class Agent {
       this.monitors.connected();
       // A bundle on trial is online now: the launcher keeps it.
       this.selfUpdate?.online();
-      void this.publish(topics.state(this.deviceId), { online: true, time: new Date().toISOString(), serverId: messageServer.id }, true);
+      void this.publish(topics.state(this.deviceId), { online: true, time: new Date().toISOString(), serverId: messageServer.id, session }, true);
       void this.publishProperties();
       if (!this.updateChecked) {
         this.updateChecked = true;
@@ -345,7 +349,7 @@ export class Agent {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.client;
     if (!client) return;
-    await this.publish(topics.state(this.deviceId), { online: false, time: new Date().toISOString() }, true);
+    await this.publish(topics.state(this.deviceId), { online: false, time: new Date().toISOString(), session: this.session }, true);
     await client.endAsync().catch(() => {});
   }
 }

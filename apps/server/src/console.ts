@@ -15,6 +15,7 @@ import { ServersRepository } from './modules/servers/servers.repository.js';
 import { startEmbeddedProxy } from './modules/tunnels/embedded-proxy.js';
 import type { RunningProxy } from '@fleetlink/proxy';
 import pino from 'pino';
+import { PeriodicTask } from './lib/periodic-task.js';
 import { loggerOptions } from './lib/logger.js';
 import type { SecretBox } from './lib/secret-box.js';
 import { loadSecretKey } from './modules/system/secret-key.js';
@@ -50,7 +51,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       'DATA_DIR held files and folders other users of this machine could read or change; they are now private to this user (0600 and 0700)',
     );
   }
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, log: pino(loggerOptions(env.LOG_LEVEL, 'database')) });
   keepDataDirPrivate(env.DATA_DIR);
   let box: SecretBox;
   try {
@@ -59,7 +60,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
     await database.close().catch(() => {});
     throw err;
   }
-  const timers: NodeJS.Timeout[] = [];
+  const tasks: PeriodicTask[] = [];
   let messaging: Messaging | undefined;
   let app: FastifyInstance | undefined;
   let proxy: { running: RunningProxy; serverId: string } | undefined;
@@ -81,8 +82,15 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       });
       idp = { provider: createProvider({ env, db: database.db, box, accounts, secrets }), accounts, limits };
       localJwks = publicJwks(secrets);
-      const purge = () => Promise.all([purgeExpired(database.db), limits.purgeForgotten()]);
-      timers.push(setInterval(() => void purge().catch(() => {}), 15 * 60_000).unref());
+      tasks.push(
+        new PeriodicTask({
+          name: 'sign-in records purge',
+          everyMs: 15 * 60_000,
+          locks: database.locks,
+          work: async () => void (await Promise.all([purgeExpired(database.db), limits.purgeForgotten()])),
+          log: pino(loggerOptions(env.LOG_LEVEL, 'idp')),
+        }).start(),
+      );
     }
     const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), clientId: env.OIDC_CLIENT_ID, localJwks });
     messaging = await startMessaging({ env, database, box, log: pino(loggerOptions(env.LOG_LEVEL, 'messaging')) });
@@ -113,7 +121,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       seededPasswords,
       async close() {
         removeConsoleAddress(env.DATA_DIR);
-        timers.forEach(clearInterval);
+        await Promise.all(tasks.map((t) => t.stop()));
         await proxy?.running.close();
         await listening.close();
         await messaging?.stop();
@@ -121,7 +129,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       },
     };
   } catch (err) {
-    timers.forEach(clearInterval);
+    await Promise.all(tasks.map((t) => t.stop()));
     await app?.close().catch(() => {});
     await messaging?.stop().catch(() => {});
     await database.close().catch(() => {});

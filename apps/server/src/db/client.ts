@@ -10,6 +10,8 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.js';
 import { ConfigError } from '../env.js';
+import { LocalNotices, PostgresNotices, type ChangeNotices } from './change-notices.js';
+import { LocalLocks, PostgresLocks, type ConsoleLocks } from './console-locks.js';
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -21,12 +23,18 @@ export type DbExecutor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Locks every console of this database respects. */
+  locks: ConsoleLocks;
+  /** Changes other consoles of this database must hear of. */
+  notices: ChangeNotices;
   close(): Promise<void>;
 }
 
+type NoticeLog = { warn(o: object, m: string): void };
+
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in DATA_DIR/pg; applies migrations. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: NoticeLog }): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.log ?? { warn: () => {} });
   return openPglite(path.join(opts.dataDir, 'pg'));
 }
 
@@ -41,10 +49,10 @@ async function openPglite(dir: string): Promise<Database> {
   const db = drizzlePglite({ client, schema });
   // The node-postgres migrator hangs on PGlite's adapter (DESIGN §2), so PGlite has its own.
   await migratePglite(db, { migrationsFolder });
-  return { db, kind: 'pglite', close: () => client.close() };
+  return { db, kind: 'pglite', locks: new LocalLocks(), notices: new LocalNotices(), close: () => client.close() };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // An idle client's network error must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
@@ -56,8 +64,32 @@ async function openPostgres(url: string): Promise<Database> {
     throw new ConfigError(`Cannot connect to DATABASE_URL (${redact(url)}): ${(err as Error).message}`);
   }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  await migratePg(db as never, { migrationsFolder });
-  return { db, kind: 'postgres', close: () => pool.end() };
+  const lockPool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, connectionTimeoutMillis: 5000 });
+  lockPool.on('error', () => {});
+  const locks = new PostgresLocks(lockPool);
+  let notices: ChangeNotices | undefined;
+  try {
+    // Consoles started together on a new database: one migrates, the others wait and find it done.
+    await locks.withLock('migrations', () => migratePg(db as never, { migrationsFolder }), 10 * 60_000);
+    notices = await PostgresNotices.open(url, pool, log);
+  } catch (err) {
+    await Promise.all([pool.end(), lockPool.end()]).catch(() => {});
+    throw err;
+  }
+  const listening = notices;
+  return {
+    db,
+    kind: 'postgres',
+    locks,
+    notices: listening,
+    close: async () => {
+      await listening.close();
+      await Promise.all([pool.end(), lockPool.end()]);
+    },
+  };
 }
+
+/** Connections that only hold advisory locks (periodic tasks, one device's enrollment at a time). */
+const LOCK_CONNECTIONS = 4;
 
 const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');

@@ -16,7 +16,16 @@ export const statePayloadSchema = z.object({
   time: isoTime.optional(),
   /** The message server the agent is connected to, when known. */
   serverId: z.string().max(64).optional(),
+  /**
+   * The agent's connection this state belongs to: a number that grows with each connection (its
+   * start in epoch milliseconds, kept rising). Its online state, last will and goodbye all carry it,
+   * so a console can tell the newer of two state messages handled out of order (issue 60).
+   */
+  session: z.number().int().nonnegative().optional(),
 });
+
+/** Orders state messages: later connections after earlier ones, and a connection's end after its start. */
+export const stateOrder = (state: StatePayload): number | undefined => (state.session === undefined ? undefined : state.session * 2 + (state.online ? 0 : 1));
 export type StatePayload = z.infer<typeof statePayloadSchema>;
 
 /** `fl/d/{id}/heartbeat`: proof of life between state changes. */

@@ -30,12 +30,18 @@ export const topics = {
  */
 export const agentClientId = (deviceId: string) => `fl-${deviceId}`;
 
-/** What the console subscribes to: device telemetry, and replies addressed to this instance. */
-export const hubSubscriptions = (replyToken: string) => [
-  `${TOPIC_ROOT}/+/state`,
-  `${TOPIC_ROOT}/+/heartbeat`,
-  `${TOPIC_ROOT}/+/properties`,
-  `${TOPIC_ROOT}/+/metrics`,
+/** The share group of every console (DESIGN §5b): the broker hands each telemetry message to one of them. */
+export const CONSOLE_SHARE_GROUP = 'fleetlink';
+
+/**
+ * What the console subscribes to: device telemetry, and replies addressed to this instance. With
+ * `shared` (a broker that has shared subscriptions), telemetry is subscribed as `$share/fleetlink/…`,
+ * so several consoles on one broker handle each message once; replies stay each console's own.
+ */
+export const hubSubscriptions = (replyToken: string, opts: { shared?: boolean } = {}) => [
+  ...(['state', 'heartbeat', 'properties', 'metrics'] as const).map((kind) =>
+    opts.shared ? `$share/${CONSOLE_SHARE_GROUP}/${TOPIC_ROOT}/+/${kind}` : `${TOPIC_ROOT}/+/${kind}`,
+  ),
   `${TOPIC_ROOT}/+/reply/${replyToken}`,
 ];
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   index,
@@ -30,6 +31,12 @@ export const devices = pgTable(
     /** When an agent enrolled with the current key: from then on the key enrolls nothing until reset. */
     installationKeyUsedAt: timestamp('installation_key_used_at', { withTimezone: true }),
     online: boolean('online').notNull().default(false),
+    /**
+     * The newest state message applied (its agent connection's `session` × 2, + 1 when offline):
+     * consoles sharing the telemetry may handle one device's messages out of order, and an older one
+     * is then ignored.
+     */
+    stateOrder: bigint('state_order', { mode: 'number' }),
     /** Agent-reported properties; null until an agent has reported (SPEC: absent when not installed). */
     properties: jsonb('properties').$type<Record<string, string>>(),
     addresses: jsonb('addresses').$type<{ type: 'LOCAL' | 'PUBLIC'; ip: string }[]>().notNull().default([]),

@@ -110,7 +110,8 @@ export class HubConnection {
       this.client.options.reconnectPeriod = FIRST_RETRY_MS;
       this.current = { state: 'CONNECTED', since: new Date(), error: null };
       log.info({ serverId, url, reconnect: session > 1 }, 'message hub connected');
-      const filters = hubSubscriptions(opts.replyToken);
+      // Mosquitto (dynamic security) has shared subscriptions; the built-in broker serves one console.
+      const filters = hubSubscriptions(opts.replyToken, { shared: opts.dynsec });
       if (opts.dynsec) filters.push(`${DYNSEC_TOPIC}/response`);
       this.client.subscribe(filters, { qos: 1 }, (err) => {
         if (err) return log.warn({ serverId, err: err.message }, 'message hub could not subscribe');

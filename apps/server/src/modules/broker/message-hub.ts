@@ -16,6 +16,7 @@ import {
   type StatePayload,
 } from '@fleetlink/contract';
 import type { z } from 'zod';
+import type { ChangeNotices } from '../../db/change-notices.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import { DeviceRequestError } from './device-request-error.js';
@@ -63,6 +64,8 @@ export class MessageHub {
   private readonly work = new DeviceWorkQueue(HANDLER_CONCURRENCY);
   /** Mosquitto servers whose older device accounts are bound to their client ids (bindDeviceClientIds). */
   private readonly clientIdsBound = new Set<string>();
+  /** A notice from another console reconnects only a hub that has started and not stopped. */
+  private phase: 'new' | 'running' | 'stopped' = 'new';
 
   constructor(
     private readonly deps: {
@@ -71,11 +74,20 @@ export class MessageHub {
       /** The embedded broker's server: it checks device accounts itself, no dynamic security. */
       embeddedServerId?: string;
       embeddedBroker?: Pick<EmbeddedBroker, 'disconnectDevice'>;
+      /** The other consoles of the database: they reconnect when this one changes the servers, and this one when they do. */
+      notices?: ChangeNotices;
     },
-  ) {}
+  ) {
+    deps.notices?.on('servers', () => {
+      if (this.phase !== 'running') return;
+      void this.reconnect().catch((err: Error) => deps.log.warn({ err: err.message }, 'could not reconnect to the message servers another console changed'));
+    });
+  }
 
   /** Connects to every registered MESSAGE server; answers how many. */
   async start(): Promise<number> {
+    if (this.phase === 'stopped') return 0;
+    this.phase = 'running';
     const rows = await this.deps.servers.list('MESSAGE');
     for (const row of rows) {
       const dynsec = row.id !== this.deps.embeddedServerId;
@@ -125,8 +137,17 @@ export class MessageHub {
       .catch(failed('could not bind device accounts to their client ids'));
   }
 
-  /** Recreates every connection (GET /api/servers-reload, and after servers change). */
+  /**
+   * Recreates every connection (GET /api/servers-reload, and after servers change), here and on
+   * every other console of the database.
+   */
   async reload(): Promise<number> {
+    const count = await this.reconnect();
+    await this.deps.notices?.publish('servers').catch((err: Error) => this.deps.log.warn({ err: err.message }, 'could not tell the other consoles that the servers changed'));
+    return count;
+  }
+
+  private async reconnect(): Promise<number> {
     await this.closeConnections();
     // Fresh connections, fresh set-up: a reload also looks for device accounts to bind again.
     this.clientIdsBound.clear();
@@ -134,6 +155,7 @@ export class MessageHub {
   }
 
   async stop(): Promise<void> {
+    this.phase = 'stopped';
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
       p.reject(new AppError(503, ErrorCode.Unavailable, 'The console is stopping.'));

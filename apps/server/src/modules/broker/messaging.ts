@@ -33,6 +33,7 @@ import { TunnelsRepository } from '../tunnels/tunnels.repository.js';
 import { TunnelsService } from '../tunnels/tunnels.service.js';
 import { BlobGate } from '../transfers/blob-gate.js';
 import { BlobSweeper } from '../transfers/blob-sweeper.js';
+import { PeriodicTask } from '../../lib/periodic-task.js';
 import { openBlobStore } from '../transfers/blobs/open-blob-store.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { TransfersService } from '../transfers/transfers.service.js';
@@ -84,7 +85,7 @@ export async function startMessaging(o: {
   const embedded = env.MQTT_EMBEDDED_PORT
     ? await startEmbeddedBroker({ db, box: o.box, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log })
     : undefined;
-  const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker });
+  const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker, notices: o.database.notices });
   const revocations = new DeviceRevocationsRepository(db);
   // A device deleted, re-keyed or moved away on any console loses its connection to this one's broker.
   const brokerRevocations = embedded
@@ -112,6 +113,7 @@ export async function startMessaging(o: {
     devices,
     servers: serversRepo,
     hub,
+    locks: o.database.locks,
     log,
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     pingSeconds: env.DEVICE_PING_SECONDS,
@@ -134,6 +136,7 @@ export async function startMessaging(o: {
     credentials,
     hub,
     accounts,
+    locks: o.database.locks,
     log,
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     metricsSeconds: env.AGENT_METRICS_SECONDS,
@@ -141,7 +144,13 @@ export async function startMessaging(o: {
   const blobs = await openBlobStore(env);
   const transfersRepo = new TransfersRepository(db);
   const blobSweeper = new BlobSweeper({ repo: transfersRepo, blobs, log });
-  blobSweeper.start(env.BLOB_SWEEP_SECONDS * 1000);
+  const blobSweeps = new PeriodicTask({
+    name: 'blob sweep',
+    everyMs: env.BLOB_SWEEP_SECONDS * 1000,
+    locks: o.database.locks,
+    work: () => blobSweeper.sweep().then(() => undefined),
+    log,
+  }).start();
   const releasesRepo = new ReleasesRepository(db);
   const bundleStore = await openBlobStore(env, 'bundles');
   const bundles = new BundlesService({ repo: releasesRepo, store: bundleStore, audit, maxBytes: env.BUNDLE_MAX_BYTES });
@@ -187,7 +196,7 @@ export async function startMessaging(o: {
     async stop() {
       brokerRevocations?.stop();
       await telemetry.stop();
-      await blobSweeper.stop();
+      await blobSweeps.stop();
       // A scan still waiting fails when the hub stops, and that is written down before the database goes.
       const scans = driveScans.settled();
       await hub.stop();

@@ -1,5 +1,6 @@
 import { AuditKind, ErrorCode, serverTypes, type AgentEnrollRequest, type AgentEnrollResponse, type AgentServer } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
+import type { ConsoleLocks } from '../../db/console-locks.js';
 import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { DeviceAccounts } from '../broker/device-accounts.js';
@@ -36,7 +37,7 @@ const ACCOUNT_RETIRED =
  * failed enrollment leaves the device as it was.
  */
 export class EnrollmentService {
-  /** One device's enrollments and resets never overlap: each sees the last one's outcome. */
+  /** Enrollments and resets at once on this console; one device's wait their turn here before its lock. */
   private readonly serial = new DeviceWorkQueue(CONCURRENCY);
 
   constructor(
@@ -48,6 +49,7 @@ export class EnrollmentService {
       audit: AuditTrail;
       hub: MessageHub;
       accounts: DeviceAccounts;
+      locks: ConsoleLocks;
       log: HubLog;
       heartbeatSeconds: number;
       metricsSeconds: number;
@@ -59,7 +61,7 @@ export class EnrollmentService {
    * agent acted, from `clientAddress`); an agent renewing its own account changes nothing to record.
    */
   enroll(req: AgentEnrollRequest, clientAddress: string | null = null): Promise<AgentEnrollResponse> {
-    return this.serial.run(req.deviceId, async () => {
+    return this.inTurn(req.deviceId, async () => {
       const withKey = req.password === undefined;
       const record = (error: string | null) =>
         this.o.audit.record(
@@ -76,6 +78,14 @@ export class EnrollmentService {
         throw err;
       }
     });
+  }
+
+  /**
+   * One device's enrollments, renewals and key resets never overlap, whichever console each reaches:
+   * each holds the device's advisory lock, so it sees the last one's outcome.
+   */
+  private inTurn<T>(deviceId: string, work: () => Promise<T>): Promise<T> {
+    return this.serial.run(deviceId, () => this.o.locks.withLock(`device:${deviceId}`, work));
   }
 
   /** Read inside the device's turn, so it sees what the enrollment or reset before it stored. */
@@ -149,7 +159,7 @@ export class EnrollmentService {
 
   private async resetKeyNow(p: Principal, deviceId: string): Promise<string> {
     await this.o.policy.writeDevice(p, deviceId);
-    return this.serial.run(deviceId, async () => {
+    return this.inTurn(deviceId, async () => {
       const { repo, accounts, log } = this.o;
       const key = newInstallationKey();
       await accounts.retire(deviceId, () => repo.resetKey(deviceId, key));

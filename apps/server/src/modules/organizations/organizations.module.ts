@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { ConsoleLocks } from '../../db/console-locks.js';
 import type { Db } from '../../db/client.js';
+import { PeriodicTask } from '../../lib/periodic-task.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { InvoicesService } from '../invoices/invoices.service.js';
 import { ConfigError, type Env } from '../../env.js';
 import { createDnsLookup, type DnsLookup } from './domain-check.js';
-import { DomainMonitor } from './domain-monitor.js';
 import { DomainRepository } from './domain.repository.js';
 import { DomainService } from './domain.service.js';
 import { OrganizationRepository } from './organization.repository.js';
@@ -14,6 +15,7 @@ import { OrganizationService } from './organization.service.js';
 
 interface OrganizationsModuleOptions {
   db: Db;
+  locks: ConsoleLocks;
   env: Pick<Env, 'TUNNEL_PROXY_HOST' | 'DNS_SERVERS' | 'DOMAIN_CHECK_INTERVAL'>;
   policy: OrganizationPolicy;
   audit: AuditTrail;
@@ -35,9 +37,16 @@ export async function registerOrganizations(api: FastifyInstance, opts: Organiza
   );
   const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains, opts.audit, opts.invoices);
   await api.register(organizationRoutes, { organizations, domains });
-  const monitor = new DomainMonitor(domains, opts.env.DOMAIN_CHECK_INTERVAL * 1000, api.log);
+  // A domain whose record appears later becomes ACTIVE, one whose record goes becomes FAILED.
+  const monitor = new PeriodicTask({
+    name: 'custom domain check',
+    everyMs: opts.env.DOMAIN_CHECK_INTERVAL * 1000,
+    locks: opts.locks,
+    work: () => domains.checkDue(opts.env.DOMAIN_CHECK_INTERVAL * 1000).then(() => undefined),
+    log: api.log,
+  });
   api.addHook('onReady', async () => void monitor.start());
-  api.addHook('onClose', () => monitor.close());
+  api.addHook('onClose', () => monitor.stop());
   return { organizations, domains, monitor };
 }
 

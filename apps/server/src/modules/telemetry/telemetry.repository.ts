@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, DbExecutor } from '../../db/client.js';
 import { deviceMetrics, deviceOnlinePeriods, devices } from '../../db/schema/index.js';
 
 /** How far a device's clock may be off the console's before its load samples are not believed. */
@@ -19,6 +19,25 @@ export class TelemetryRepository {
     return !!row;
   }
 
+  /**
+   * A state message: applied only when it is newer (`order`, see the contract's stateOrder) than
+   * the newest one applied, checked and applied in one transaction holding the device's row, so
+   * two consoles handling one device's messages at once apply them in their order, whichever ends
+   * first. 'stale' when it was older; otherwise whether the state changed.
+   */
+  async applyState(deviceId: string, online: boolean, at: Date, order: number | undefined): Promise<boolean | 'stale'> {
+    if (order === undefined) return this.setOnline(deviceId, online, at);
+    return this.db.transaction(async (tx) => {
+      const newer = await tx
+        .update(devices)
+        .set({ stateOrder: order })
+        .where(and(eq(devices.id, deviceId), or(isNull(devices.stateOrder), lt(devices.stateOrder, order))))
+        .returning({ id: devices.id });
+      if (!newer.length) return 'stale';
+      return this.changeOnline(tx, deviceId, online, at);
+    });
+  }
+
   /** Sets online state; opens or closes an online period when it changes. True when it changed. */
   async setOnline(deviceId: string, online: boolean, at: Date): Promise<boolean> {
     if (online) {
@@ -30,26 +49,28 @@ export class TelemetryRepository {
         .returning({ id: devices.id });
       if (touched.length) return false;
     }
-    return this.db.transaction(async (tx) => {
-      const changed = await tx
-        .update(devices)
-        .set(online ? { online, lastResponse: at } : { online, latency: null })
-        .where(and(eq(devices.id, deviceId), eq(devices.online, !online)))
-        .returning({ id: devices.id });
-      if (!changed.length) {
-        if (online) await tx.update(devices).set({ lastResponse: at }).where(eq(devices.id, deviceId));
-        return false;
-      }
-      if (online) {
-        await tx.insert(deviceOnlinePeriods).values({ deviceId, start: at });
-      } else {
-        await tx
-          .update(deviceOnlinePeriods)
-          .set({ end: at })
-          .where(and(eq(deviceOnlinePeriods.deviceId, deviceId), isNull(deviceOnlinePeriods.end)));
-      }
-      return true;
-    });
+    return this.db.transaction((tx) => this.changeOnline(tx, deviceId, online, at));
+  }
+
+  private async changeOnline(tx: DbExecutor, deviceId: string, online: boolean, at: Date): Promise<boolean> {
+    const changed = await tx
+      .update(devices)
+      .set(online ? { online, lastResponse: at } : { online, latency: null })
+      .where(and(eq(devices.id, deviceId), eq(devices.online, !online)))
+      .returning({ id: devices.id });
+    if (!changed.length) {
+      if (online) await tx.update(devices).set({ lastResponse: at }).where(eq(devices.id, deviceId));
+      return false;
+    }
+    if (online) {
+      await tx.insert(deviceOnlinePeriods).values({ deviceId, start: at });
+    } else {
+      await tx
+        .update(deviceOnlinePeriods)
+        .set({ end: at })
+        .where(and(eq(deviceOnlinePeriods.deviceId, deviceId), isNull(deviceOnlinePeriods.end)));
+    }
+    return true;
   }
 
   async setLatency(deviceId: string, latency: number): Promise<void> {

@@ -36,6 +36,7 @@ describe('telemetry batching', () => {
       // Only which server a device is on is read here, never a password.
       servers: new ServersRepository(db, new SecretBox(randomBytes(32))),
       hub,
+      locks: database.locks,
       log,
       heartbeatSeconds: 30,
       pingSeconds: 300,

@@ -1,8 +1,11 @@
+import type { ConsoleLocks } from '../../db/console-locks.js';
+import { PeriodicTask } from '../../lib/periodic-task.js';
 import type { HubLog } from '../broker/hub-connection.js';
 import type { DeviceMessage, DeviceTrafficHandler, MessageHub } from '../broker/message-hub.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import type { MonitorsRepository } from '../monitors/monitors.repository.js';
+import { stateOrder } from '@fleetlink/contract';
 import { DEVICE_CLOCK_SKEW_MINUTES, type TelemetryRepository } from './telemetry.repository.js';
 
 export interface TelemetryOptions {
@@ -10,6 +13,8 @@ export interface TelemetryOptions {
   devices: DevicesRepository;
   servers: ServersRepository;
   hub: MessageHub;
+  /** The silence sweep and the pruning of old samples run on one console at a time. */
+  locks: ConsoleLocks;
   log: HubLog;
   heartbeatSeconds: number;
   pingSeconds: number;
@@ -37,7 +42,7 @@ const METRIC_CLOCK_SKEW_MS = DEVICE_CLOCK_SKEW_MINUTES * 60_000;
  */
 export class TelemetryService implements DeviceTrafficHandler {
   private readonly lastPing = new Map<string, number>();
-  private timers: NodeJS.Timeout[] = [];
+  private tasks: PeriodicTask[] = [];
   // Heartbeats and samples are most of a fleet's traffic: written together, one statement each
   // per flush instead of one (or a transaction) per message.
   private beats = new Map<string, Date>();
@@ -48,14 +53,16 @@ export class TelemetryService implements DeviceTrafficHandler {
   constructor(private readonly o: TelemetryOptions) {}
 
   start() {
-    const sweepMs = this.o.heartbeatSeconds * 1000;
-    this.timers.push(setInterval(() => void this.sweep().catch(() => {}), sweepMs).unref());
-    this.timers.push(setInterval(() => void this.o.repo.pruneMetrics(new Date(Date.now() - KEEP_MS)).catch(() => {}), 3600_000).unref());
+    const { locks, log } = this.o;
+    this.tasks = [
+      new PeriodicTask({ name: 'silent devices sweep', everyMs: this.o.heartbeatSeconds * 1000, locks, log, work: () => this.sweep().then(() => undefined) }),
+      new PeriodicTask({ name: 'load samples pruning', everyMs: 3600_000, locks, log, work: () => this.o.repo.pruneMetrics(new Date(Date.now() - KEEP_MS)) }),
+    ].map((t) => t.start());
   }
 
   async stop() {
-    this.timers.forEach(clearInterval);
-    this.timers = [];
+    await Promise.all(this.tasks.map((t) => t.stop()));
+    this.tasks = [];
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await this.flush().catch(() => {});
@@ -91,7 +98,13 @@ export class TelemetryService implements DeviceTrafficHandler {
         for (const id of notOnline) {
           await repo
             .setOnline(id, true, beats.get(id)!)
-            .then((changed) => changed && this.o.log.info({ deviceId: id }, 'device online'))
+            .then((changed) => {
+              if (!changed) return;
+              this.o.log.info({ deviceId: id }, 'device online');
+              // Its online state went to no console (none was subscribed, or it was dropped as
+              // stale): what a console does for a device that comes online is done now.
+              this.o.onOnline?.(id);
+            })
             .catch((err: Error) => this.o.log.warn({ deviceId: id, err: err.message }, 'online state could not be written'));
         }
         const early = await repo.addMetrics(samples).catch((err: Error) => {
@@ -118,9 +131,11 @@ export class TelemetryService implements DeviceTrafficHandler {
     const now = new Date();
     const { repo } = this.o;
     switch (message.kind) {
-      case 'state':
+      case 'state': {
+        const order = stateOrder(message.payload);
         if (message.payload.online) {
-          const changed = await repo.setOnline(deviceId, true, now);
+          const changed = await repo.applyState(deviceId, true, now, order);
+          if (changed === 'stale') return this.o.log.debug({ deviceId, serverId }, 'state dropped: a newer one was applied');
           if (changed) this.o.log.info({ deviceId, serverId }, 'device online');
           this.maybePing(deviceId, serverId, changed);
           await this.checkPlacement(deviceId, serverId);
@@ -129,10 +144,13 @@ export class TelemetryService implements DeviceTrafficHandler {
           // A heartbeat still waiting to be written must not bring it back.
           this.beats.delete(deviceId);
           // An old server's last will after a migration must not mark the device offline.
-          if (await repo.setOnline(deviceId, false, now)) this.o.log.info({ deviceId, serverId }, 'device offline');
+          const changed = await repo.applyState(deviceId, false, now, order);
+          if (changed === 'stale') return this.o.log.debug({ deviceId, serverId }, 'state dropped: a newer one was applied');
+          if (changed) this.o.log.info({ deviceId, serverId }, 'device offline');
           this.lastPing.delete(deviceId);
         }
         return;
+      }
       case 'heartbeat':
         this.beats.set(deviceId, now);
         this.scheduleFlush();

@@ -6,27 +6,11 @@ const ABANDONED_MS = 24 * 60 * 60_000;
 
 /**
  * Removes the blobs nobody will fetch (issue 27 item 3): those whose URL expired unused, and
- * whatever a stopped console left behind, in the database or only in the store.
+ * whatever a stopped console left behind, in the database or only in the store. (Run on a timer by
+ * one console at a time: a PeriodicTask.)
  */
 export class BlobSweeper {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-
-  constructor(private readonly deps: { repo: TransfersRepository; blobs: BlobStore; log: { warn(o: object, m: string): void; info(o: object, m: string): void } }) {}
-
-  start(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .catch((err) => this.deps.log.warn({ err }, 'blob sweep failed'))
-        .finally(() => (this.running = undefined));
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
+  constructor(private readonly deps: { repo: TransfersRepository; blobs: BlobStore; log: { info(o: object, m: string): void } }) {}
 
   /** One sweep as of `now`; answers how many blobs went. */
   async sweep(now = new Date()): Promise<number> {
