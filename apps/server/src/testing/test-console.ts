@@ -59,7 +59,8 @@ export interface ApiAnswer {
 export async function startTestConsole(overrides: Record<string, string> = {}): Promise<TestConsole> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-test-'));
-  const database = await createTestDatabase();
+  // A database given (a second console on the first one's): nothing of its own to make or drop.
+  const database = overrides.DATABASE_URL ? undefined : await createTestDatabase();
   const env = parseEnv({
     PORT: String(port),
     HOST: '127.0.0.1',

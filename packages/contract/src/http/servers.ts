@@ -213,6 +213,18 @@ export const serverLoadText = (s: Pick<Server, 'devicesCount' | 'maxCapacity'>) 
 /** GET /api/servers-reload: how many MESSAGE server connections the hub recreated. */
 export const serversReloadResultSchema = z.object({ connections: z.number().int() });
 
+/**
+ * GET /api/servers-console: the console that answers (several may share one database and one
+ * broker): its own id, since when it runs, and the device messages its hub handled and dropped.
+ * Each console handles its share of the telemetry, and the shares add up to what devices sent.
+ */
+export const consoleInstanceSchema = z.object({
+  id: z.string(),
+  startedAt: z.iso.datetime(),
+  telemetry: z.object({ handled: z.number().int(), dropped: z.number().int() }),
+});
+export type ConsoleInstance = z.infer<typeof consoleInstanceSchema>;
+
 /** GET /api/device/{id}/servers (realm ADMIN): the device's assignment, for the Servers tab. */
 export const deviceServersSchema = z.array(serverSchema);
 
@@ -283,6 +295,7 @@ export const serverRoutes = {
   update: { method: 'PUT', path: '/api/server/:id', role: 'ADMIN', errors: [409] },
   remove: { method: 'DELETE', path: '/api/server/:id', role: 'ADMIN', errors: [409] },
   reload: { method: 'GET', path: '/api/servers-reload', role: 'ADMIN' },
+  console: { method: 'GET', path: '/api/servers-console', role: 'ADMIN' },
   migrate: { method: 'POST', path: '/api/server-migrate/:deviceId/:fromServerId/:toServerId', role: 'ADMIN', errors: [503] },
   ofDevice: { method: 'GET', path: '/api/device/:id/servers', role: 'ADMIN' },
 } as const;

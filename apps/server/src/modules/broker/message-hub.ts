@@ -14,6 +14,7 @@ import {
   type PropertiesPayload,
   type RequestEnvelope,
   type StatePayload,
+  type ConsoleInstance,
 } from '@fleetlink/contract';
 import type { z } from 'zod';
 import type { ChangeNotices } from '../../db/change-notices.js';
@@ -58,6 +59,11 @@ export class MessageHub {
    * a request goes to reads it, so it is random and unrelated to the connections' client ids.
    */
   readonly replyToken = randomBytes(16).toString('hex');
+  /** This console among the others on one broker (GET /api/servers-console): not the reply token, which devices read. */
+  readonly instanceId = randomUUID();
+  private readonly startedAt = new Date();
+  /** Device messages (telemetry; not replies) handled here, and dropped as not valid or failing. */
+  private readonly counts = { handled: 0, dropped: 0 };
   private connections = new Map<string, HubConnection>();
   private readonly pending = new Map<string, PendingRequest>();
   handler?: DeviceTrafficHandler;
@@ -182,6 +188,10 @@ export class MessageHub {
     return c.state.state === 'CONNECTED' && !c.connected ? { ...c.state, state: 'CONNECTING' } : c.state;
   }
 
+  instance(): ConsoleInstance {
+    return { id: this.instanceId, startedAt: this.startedAt.toISOString(), telemetry: { ...this.counts } };
+  }
+
   private onMessage(serverId: string, topic: string, payload: Buffer) {
     const parsed = parseTopic(topic);
     // Empty payloads clear retained messages (an agent leaving a server after a migration).
@@ -191,12 +201,14 @@ export class MessageHub {
       if (payload.length > MQTT_MAX_PAYLOAD_BYTES) throw new Error('payload too large');
       data = JSON.parse(payload.toString('utf8'));
     } catch (err) {
+      if (parsed.kind !== 'reply') this.counts.dropped++;
       this.deps.log.warn({ serverId, topic, err: (err as Error).message }, 'device message dropped: not JSON');
       return;
     }
     if (parsed.kind === 'reply') return this.onReply(serverId, parsed.deviceId, topic, data);
     const result = schemas[parsed.kind].safeParse(data);
     if (!result.success) {
+      this.counts.dropped++;
       this.deps.log.warn({ serverId, topic, issue: result.error.issues[0]?.message }, 'device message dropped: not valid');
       return;
     }
@@ -205,9 +217,13 @@ export class MessageHub {
     if (message.kind === 'state' && !message.payload.online) this.failPending(parsed.deviceId);
     const handler = this.handler;
     if (!handler) return;
-    this.work.run(parsed.deviceId, () => handler.handle(serverId, parsed.deviceId, message)).catch((err: Error) => {
-      this.deps.log.warn({ serverId, topic, err: err.message }, 'device message could not be handled');
-    });
+    this.work.run(parsed.deviceId, () => handler.handle(serverId, parsed.deviceId, message)).then(
+      () => void this.counts.handled++,
+      (err: Error) => {
+        this.counts.dropped++;
+        this.deps.log.warn({ serverId, topic, err: err.message }, 'device message could not be handled');
+      },
+    );
   }
 
   private onReply(serverId: string, deviceId: string, topic: string, data: unknown) {

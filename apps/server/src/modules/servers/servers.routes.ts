@@ -7,6 +7,7 @@ import {
   serverSchema,
   serverUpdateFormSchema,
   serversReloadResultSchema,
+  consoleInstanceSchema,
   RealmRole,
 } from '@fleetlink/contract';
 import { z } from 'zod';
@@ -43,6 +44,10 @@ export const serversRoutes: FastifyPluginAsyncZod<{ service: ServersService }> =
   app.get('/servers-reload', { config: admin, schema: { tags, summary: 'Reconnect the console to every message server', response: { 200: serversReloadResultSchema } } }, async (req) => ({
     connections: await service.reload(req.principal),
   }));
+
+  app.get('/servers-console', { config: admin, schema: { tags, summary: 'This console among several: its id and the device messages it handled', response: { 200: consoleInstanceSchema } } }, () =>
+    service.consoleInstance(),
+  );
 
   app.post(
     '/server-migrate/:deviceId/:fromServerId/:toServerId',

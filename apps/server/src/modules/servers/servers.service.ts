@@ -1,4 +1,4 @@
-import { AuditKind, serverMissingFields, type Server, type ServerForm } from '@fleetlink/contract';
+import { AuditKind, serverMissingFields, type ConsoleInstance, type Server, type ServerForm } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
@@ -160,6 +160,10 @@ export class ServersService {
       },
       (row) => ({ details: { type: row.type, url: row.url } }),
     ).then(() => undefined);
+  }
+
+  consoleInstance(): ConsoleInstance {
+    return this.hub.instance();
   }
 
   reload(p: Principal): Promise<number> {

@@ -81,6 +81,30 @@ describe('telemetry batching', () => {
     expect(await periods(a.id)).toHaveLength(1);
   });
 
+  it("applies one device's states in the order of their connections, however late each arrives", async () => {
+    const d = await createDevice(database.db);
+    const state = (online: boolean, session?: number) => svc.handle('s', d.id, { kind: 'state', payload: { online, session } });
+    const online = async () => (await deviceRow(database.db, d.id)).online;
+    await state(true, 200);
+    expect(await online()).toBe(true);
+    // The last will of an earlier connection, handled late (by another console): not believed.
+    await state(false, 100);
+    expect(await online()).toBe(true);
+    await state(false, 200);
+    expect(await online()).toBe(false);
+    // The same connection's online state, handled after its end: not believed either.
+    await state(true, 200);
+    expect(await online()).toBe(false);
+    // A connection's start and end handled at the same moment end offline, whichever is written first.
+    await Promise.all([state(false, 300), state(true, 300)]);
+    expect(await online()).toBe(false);
+    expect((await periods(d.id)).filter((p) => p.end === null)).toHaveLength(0);
+    // An agent that sends no session (older than issue 60) is believed, as before.
+    await state(true);
+    expect(await online()).toBe(true);
+    expect((await periods(d.id)).filter((p) => p.end === null)).toHaveLength(1);
+  });
+
   it('a last will after a heartbeat that is still waiting leaves the device offline', async () => {
     const c = await createDevice(database.db);
     await svc.handle('s', c.id, { kind: 'state', payload: { online: true } });

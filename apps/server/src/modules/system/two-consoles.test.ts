@@ -1,0 +1,346 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import mqtt from 'mqtt';
+import { commandOutputSchema, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordLogin } from '../../idp/password-login.js';
+import { startBalancer, type Balancer } from '../../testing/balancer.test-support.js';
+import { startConsoleProcess, type ConsoleProcess } from '../../testing/console-process.test-support.js';
+import { createTestDatabase, freePort, startTestConsole, type TestConsole } from '../../testing/test-console.js';
+import {
+  ADMIN_EMAIL,
+  deviceRow,
+  memberDevice,
+  mosquittoBin,
+  spawnAgent,
+  startMosquitto,
+  tempDir,
+  USER_EMAIL,
+  waitFor,
+  type AgentProcess,
+  type MosquittoProcess,
+} from '../broker/broker.test-support.js';
+import { startS3, type S3Server } from '../transfers/s3.test-support.js';
+import { ingressGet, startLocalService, type LocalService } from '../tunnels/local-service.test-support.js';
+import { hostKeyFile, startStandaloneProxy, type StandaloneProxy } from '../tunnels/standalone-proxy.test-support.js';
+
+const bin = mosquittoBin();
+const DOMAIN = 'tunnels.test';
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * Issue 60: two consoles side by side on one PostgreSQL, one Mosquitto (dynamic security), one
+ * S3-compatible store and one standalone proxy, behind a balancer with nothing sticky. Console A
+ * runs as its own process (it is killed hard below), B in this one. Each capability is driven
+ * alternately through A and B, straight at each console's port; agents and the proxy reach the
+ * consoles only through the balancer, at the PUBLIC_URL both share.
+ */
+describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by side', () => {
+  let database: { url: string; drop(): Promise<void> };
+  let mosquitto: MosquittoProcess;
+  let s3: S3Server;
+  let lb: Balancer;
+  let a: ConsoleProcess;
+  let b: TestConsole;
+  let proxy: StandaloneProxy;
+  let service: LocalService;
+  const ports = { a: 0, b: 0, ssh: 0, http: 0 };
+  let env: Record<string, string>;
+  let admin: string;
+  let user: string;
+  let messageServerId: string;
+  const agents: AgentProcess[] = [];
+  const dirs: string[] = [];
+
+  const urlOf = (which: 'A' | 'B') => `http://127.0.0.1:${which === 'A' ? ports.a : ports.b}`;
+  /** A call straight at one console, as the balancer would send it there. */
+  const call = async (which: 'A' | 'B', method: string, pathname: string, json?: unknown, token = admin) => {
+    const res = await fetch(`${urlOf(which)}${pathname}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  };
+  const instance = async (which: 'A' | 'B'): Promise<ConsoleInstance> => consoleInstanceSchema.parse((await call(which, 'GET', '/api/servers-console')).body);
+  const command = (which: 'A' | 'B', deviceId: string, shell: string) =>
+    call(which, 'POST', `/api/device/${deviceId}/command`, { name: 'execute', parameters: [{ name: 'command', value: shell }] });
+  const startConsoleA = () => startConsoleProcess({ ...env, PORT: String(ports.a), DATA_DIR: tempDir('fleetlink-console-a-') });
+
+  /** A device of a new organization (admin@ ADMIN, user@ USER) with a real agent that reaches the consoles through the balancer. */
+  const liveDevice = async (name: string) => {
+    const device = await memberDevice(b.database.db, name);
+    const dataDir = tempDir('fleetlink-agent-');
+    dirs.push(dataDir);
+    const agent = spawnAgent({ server: lb.url, device: device.id, key: device.key, dataDir });
+    agents.push(agent);
+    await waitFor(async () => (await deviceRow(b.database.db, device.id)).online, 20_000, `${name} online`);
+    return { device, agent };
+  };
+
+  beforeAll(async () => {
+    database = (await createTestDatabase('fleetlink_two'))!;
+    [mosquitto, s3, lb, service] = await Promise.all([startMosquitto(bin!, await freePort()), startS3(), startBalancer(), startLocalService('Hello through two consoles')]);
+    ports.a = await freePort();
+    ports.b = await freePort();
+    ports.ssh = await freePort();
+    ports.http = await freePort();
+    env = {
+      DATABASE_URL: database.url,
+      PUBLIC_URL: lb.url,
+      SECRET_KEY: randomBytes(32).toString('base64'),
+      HOST: '127.0.0.1',
+      MQTT_EMBEDDED_PORT: '0',
+      TUNNEL_SSH_PORT: '0',
+      TUNNEL_DOMAIN: DOMAIN,
+      AGENT_HEARTBEAT_SECONDS: '1',
+      ...s3.env,
+    };
+    // Both start at once on the new database: one migrates and seeds, the other waits and finds it done.
+    [a, b] = await Promise.all([startConsoleA(), startTestConsole({ ...env, PORT: String(ports.b) })]);
+    lb.backends = [ports.a, ports.b];
+    ({ access_token: admin } = await passwordLogin({ consoleUrl: lb.url, email: ADMIN_EMAIL, password: 'admin' }));
+    ({ access_token: user } = await passwordLogin({ consoleUrl: lb.url, email: USER_EMAIL, password: 'user' }));
+
+    // Mosquitto registered at A: B hears of it and connects too.
+    const registered = await call('A', 'POST', '/api/server', {
+      type: 'MESSAGE',
+      url: mosquitto.url,
+      maxCapacity: 1000,
+      status: 'ONLINE',
+      username: mosquitto.admin.username,
+      password: mosquitto.admin.password,
+      blobBaseUrl: lb.url,
+    });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    messageServerId = serverSchema.parse(registered.body).id;
+
+    // The proxy registered at B, signing in to whichever console the balancer picks.
+    const key = hostKeyFile(tempDir('fleetlink-proxy-'));
+    const password = randomBytes(16).toString('hex');
+    const proxyServer = await call('B', 'POST', '/api/server', {
+      type: 'PROXY',
+      url: `ssh://127.0.0.1:${ports.ssh}`,
+      maxCapacity: 1000,
+      status: 'ONLINE',
+      username: 'proxy',
+      password,
+      hostKey: key.publicKey,
+    });
+    expect(proxyServer.status, JSON.stringify(proxyServer.body)).toBe(201);
+    proxy = await startStandaloneProxy({
+      FLEETLINK_CONSOLE_URL: lb.url,
+      PROXY_SERVER_ID: serverSchema.parse(proxyServer.body).id,
+      PROXY_PASSWORD: password,
+      PROXY_HOST_KEY_FILE: key.file,
+      PROXY_SSH_HOST: '127.0.0.1',
+      PROXY_SSH_PORT: String(ports.ssh),
+      PROXY_HTTP_HOST: '127.0.0.1',
+      PROXY_HTTP_PORT: String(ports.http),
+      PROXY_DOMAIN: DOMAIN,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const agent of agents) await agent.kill();
+    await proxy?.stop();
+    await a?.kill('SIGKILL');
+    await b?.close();
+    await Promise.all([mosquitto?.dispose(), s3?.close(), lb?.close(), service?.close()]);
+    await database?.drop();
+  });
+
+  it('connects both consoles to the message server registered at one of them', async () => {
+    await waitFor(() => b.messaging!.hub.isConnected(messageServerId), 15_000, 'B connected to Mosquitto');
+    await waitFor(async () => {
+      const servers = (await call('A', 'GET', '/api/servers')).body as { id: string; connection?: { state: string } }[];
+      return servers.find((s) => s.id === messageServerId)?.connection?.state === 'CONNECTED';
+    }, 15_000, 'A connected to Mosquitto');
+    const [ia, ib] = [await instance('A'), await instance('B')];
+    expect(ia.id).not.toBe(ib.id);
+  });
+
+  it('signs in through either console and takes the token at both', async () => {
+    // The sign-in's steps went round robin: both consoles answered some of them.
+    expect(lb.served.get(ports.a)).toBeGreaterThan(0);
+    expect(lb.served.get(ports.b)).toBeGreaterThan(0);
+    for (const which of ['A', 'B'] as const) {
+      const me = await call(which, 'GET', '/api/me', undefined, user);
+      expect(me.status).toBe(200);
+      expect(me.body).toMatchObject({ username: USER_EMAIL });
+    }
+  });
+
+  it('hands each telemetry message to one console: their shares add up to what the device sent', async () => {
+    const seen: string[] = [];
+    const observer = mqtt.connect(mosquitto.url, { username: mosquitto.admin.username, password: mosquitto.admin.password, clean: true });
+    observer.on('message', (topic, payload, packet) => {
+      // Retained states are the broker's memory, sent to this new subscription alone; not traffic.
+      if (!packet.retain && payload.length) seen.push(topic);
+    });
+    await new Promise<void>((resolve, reject) =>
+      observer.on('connect', () => observer.subscribe(['fl/d/+/state', 'fl/d/+/heartbeat', 'fl/d/+/properties', 'fl/d/+/metrics'], { qos: 1 }, (err) => (err ? reject(err) : resolve()))),
+    );
+    try {
+      const before = [await instance('A'), await instance('B')];
+      const { agent } = await liveDevice('counted');
+      // A few heartbeats (one a second), then a goodbye: the fleet is quiet again.
+      await new Promise((r) => setTimeout(r, 5000));
+      await agent.kill('SIGTERM');
+      const handled = async () => {
+        const [ia, ib] = [await instance('A'), await instance('B')];
+        return { a: ia.telemetry.handled - before[0]!.telemetry.handled, b: ib.telemetry.handled - before[1]!.telemetry.handled };
+      };
+      const settled = await waitFor(async () => {
+        const h = await handled();
+        return seen.length > 5 && h.a + h.b === seen.length && h;
+      }, 15_000, 'the consoles to have handled what the device sent');
+      // Still equal a moment later: nothing was handled twice, late.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await handled()).toEqual(settled);
+      expect(settled.a + settled.b).toBe(seen.length);
+      // Shared, not one console doing it all.
+      expect(settled.a).toBeGreaterThan(0);
+      expect(settled.b).toBeGreaterThan(0);
+      const dropped = [await instance('A'), await instance('B')].map((i, n) => i.telemetry.dropped - before[n]!.telemetry.dropped);
+      expect(dropped).toEqual([0, 0]);
+    } finally {
+      observer.end(true);
+    }
+  });
+
+  describe('with a live device', () => {
+    let deviceId: string;
+    let organizationId: string;
+    let folder: string;
+
+    beforeAll(async () => {
+      ({ id: deviceId, organizationId } = (await liveDevice('alternating')).device);
+      folder = tempDir('fleetlink-two-files-');
+      dirs.push(folder);
+    }, 30_000);
+
+    it('keeps one device the same whichever console changes or reads it', async () => {
+      const changed = await call('A', 'PUT', `/api/device/${deviceId}`, { organization: organizationId, name: 'renamed at A', branch: 'PRODUCTION', description: 'from A', tags: ['two'] });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      const read = deviceSchema.parse((await call('B', 'GET', `/api/device/${deviceId}`)).body);
+      expect(read).toMatchObject({ name: 'renamed at A', description: 'from A', tags: ['two'], online: true });
+      const found = (await call('A', 'GET', `/api/devices?${new URLSearchParams({ search: 'renamed' })}`)).body as { devices: { id: string }[] };
+      expect(found.devices.map((d) => d.id)).toContain(deviceId);
+    });
+
+    it('answers a command to the console it was asked at, while the other runs too', async () => {
+      const runs = await Promise.all((['A', 'B', 'A', 'B'] as const).map((which, i) => command(which, deviceId, `echo ${which}${i}`)));
+      runs.forEach((run, i) => {
+        expect(run.status, JSON.stringify(run.body)).toBe(200);
+        expect(commandOutputSchema.parse(run.body).stdout.trim()).toBe(`${i % 2 ? 'B' : 'A'}${i}`);
+      });
+    });
+
+    it('lists at A, uploads through B and downloads through A, the bytes unchanged', async () => {
+      writeFileSync(path.join(folder, 'seen.txt'), 'listed');
+      const listed = await call('A', 'POST', `/api/device/${deviceId}/command`, { name: 'file', parameters: [{ name: 'path', value: folder }] });
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+      expect(JSON.stringify(listed.body)).toContain('seen.txt');
+
+      const data = randomBytes(3 * 1024 * 1024 + 7);
+      const form = new FormData();
+      form.append('path', folder);
+      form.append('file', new Blob([data]), 'carried.bin');
+      const uploaded = await fetch(`${urlOf('B')}/api/upload/${deviceId}`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form });
+      expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+      expect(sha256(readFileSync(path.join(folder, 'carried.bin')))).toBe(sha256(data));
+
+      const link = await call('A', 'GET', `/api/request-download/${deviceId}?${new URLSearchParams({ path: path.join(folder, 'carried.bin') })}`, undefined, user);
+      expect(link.status, String(link.body)).toBe(200);
+      // The browser follows the link through the balancer, to whichever console.
+      const got = await fetch(`${lb.url}${link.body as string}`);
+      expect(got.status).toBe(200);
+      expect(sha256(Buffer.from(await got.arrayBuffer()))).toBe(sha256(data));
+    });
+
+    it('reads at A the value of a monitor made at B', async () => {
+      mkdirSync(path.join(folder, 'watched'));
+      writeFileSync(path.join(folder, 'watched', 'size.txt'), 'x'.repeat(1234));
+      const made = await call('B', 'POST', `/api/device/${deviceId}/monitor`, { name: 'size at B', type: 'SIZE', path: path.join(folder, 'watched', 'size.txt') });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      await waitFor(async () => {
+        const device = deviceSchema.parse((await call('A', 'GET', `/api/device/${deviceId}`)).body);
+        return device.monitors.find((m) => m.name === 'size at B')?.value === '1234';
+      }, 15_000, 'the monitor value at A');
+    });
+
+    it('connects a tunnel made at B from A, and a request goes through the proxy', async () => {
+      const made = await call('B', 'POST', `/api/device/${deviceId}/tunnel`, { port: service.port, path: 'both' });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const tunnel = tunnelSchema.parse(made.body);
+      const started = await call('A', 'POST', `/api/device/${deviceId}/tunnel/${tunnel.id}/start`);
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      expect(tunnelStatusSchema.parse(started.body)).toMatchObject({ state: 'CONNECTED' });
+      const through = await waitFor(async () => {
+        const r = await ingressGet(ports.http, `both.${DOMAIN}`);
+        return r.status === 200 && r;
+      }, 10_000, 'a request through the tunnel');
+      expect(through.body).toContain('Hello through two consoles');
+    });
+
+    it('makes last month’s invoices once when both consoles are asked at the same time', async () => {
+      await b.database.db.execute(sql`update device_lifetimes set started_at = now() - interval '70 days' where device_id = ${deviceId}`);
+      const runs = await Promise.all([call('A', 'GET', '/api/invoice/create'), call('B', 'GET', '/api/invoice/create')]);
+      for (const run of runs) expect(run.status, JSON.stringify(run.body)).toBe(200);
+      const { rows } = await b.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from invoices group by organization_id, period having count(*) > 1`,
+      );
+      expect(rows).toEqual([]);
+      const made = await b.database.db.execute<{ n: number }>(sql`select count(*)::int as n from invoices`);
+      expect(made.rows[0]!.n).toBeGreaterThan(0);
+    });
+
+    it('writes each action once into one audit trail, whichever console did it', async () => {
+      const entries = async (kind: string) =>
+        ((await call('B', 'GET', `/api/audit?${new URLSearchParams({ kind })}`)).body as { entries: { details: Record<string, unknown> }[] }).entries;
+      expect(await entries('device.update')).toHaveLength(1);
+      expect(await entries('file.upload')).toHaveLength(1);
+      expect(await entries('file.download')).toHaveLength(1);
+      expect(await entries('monitor.create')).toHaveLength(1);
+      expect(await entries('tunnel.connect')).toHaveLength(1);
+      const commands = (await entries('command')).filter((e) => JSON.stringify(e.details).includes('echo'));
+      expect(commands).toHaveLength(4);
+    });
+
+    it('loses only the call in flight when A is killed: agents stay, B serves, A restarted joins again', async () => {
+      // (Its outcome taken at once: it fails while A is being killed, before anything awaits it.)
+      const inFlight = command('A', deviceId, 'sleep 3; echo finished').then((answer) => answer, (err: Error) => err);
+      await new Promise((r) => setTimeout(r, 700));
+      await a.kill('SIGKILL');
+      // The caller at A gets a connection error, never a wrong answer.
+      expect(await inFlight).toBeInstanceOf(TypeError);
+      expect(String(((await inFlight) as Error).cause)).toMatch(/other side closed|ECONNRESET/);
+      // As a balancer's health check would: A is out.
+      lb.backends = [ports.b];
+      const periods = async () =>
+        (await b.database.db.execute<{ n: number }>(sql`select count(*)::int as n from device_online_periods where device_id = ${deviceId} and "end" is null`)).rows[0]!.n;
+      // The agent talks to Mosquitto, not to A: still online, one open online period, and it answers B.
+      expect((await deviceRow(b.database.db, deviceId)).online).toBe(true);
+      expect(await periods()).toBe(1);
+      const atB = await command('B', deviceId, 'echo still here');
+      expect(atB.status, JSON.stringify(atB.body)).toBe(200);
+      expect(commandOutputSchema.parse(atB.body).stdout.trim()).toBe('still here');
+      // The command A was running finishes on the device; its answer goes to A's reply topic, which nobody reads.
+      await new Promise((r) => setTimeout(r, 3000));
+      expect((await deviceRow(b.database.db, deviceId)).online).toBe(true);
+
+      a = await startConsoleA();
+      lb.backends = [ports.a, ports.b];
+      const atA = await waitFor(async () => {
+        const r = await command('A', deviceId, 'echo back');
+        return r.status === 200 && r;
+      }, 20_000, 'A answering again');
+      expect(commandOutputSchema.parse(atA.body).stdout.trim()).toBe('back');
+      expect(await periods()).toBe(1);
+    });
+  });
+});
