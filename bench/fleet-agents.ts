@@ -27,12 +27,14 @@ export interface FleetCounters {
   closes: number;
   errors: number;
   published: number;
+  /** Of those, telemetry (state, properties, heartbeats, samples): what the consoles handle. */
+  telemetry: number;
   requests: number;
   started: number;
 }
 
 const plan = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as FleetPlan;
-const counters: FleetCounters = { connected: 0, connects: 0, closes: 0, errors: 0, published: 0, requests: 0, started: 0 };
+const counters: FleetCounters = { connected: 0, connects: 0, closes: 0, errors: 0, published: 0, telemetry: 0, requests: 0, started: 0 };
 const clients: MqttClient[] = [];
 const timers: NodeJS.Timeout[] = [];
 
@@ -64,10 +66,11 @@ function startAgent(d: FleetPlan['devices'][number], i: number) {
   });
   clients.push(client);
   let wasConnected = false;
-  const publish = (topic: string, payload: unknown, retain = false) => {
+  const publish = (topic: string, payload: unknown, retain = false, reply = false) => {
     if (!client.connected) return;
     client.publish(topic, JSON.stringify(payload), { qos: 1, retain });
     counters.published++;
+    if (!reply) counters.telemetry++;
   };
   client.on('connect', () => {
     counters.connects++;
@@ -88,7 +91,7 @@ function startAgent(d: FleetPlan['devices'][number], i: number) {
     try {
       const req = JSON.parse(payload.toString('utf8')) as { id: string; replyTo: string; name: string };
       const result = req.name === 'ping' ? { ok: true, result: { time: new Date().toISOString() } } : { ok: false, error: `Unknown request ${req.name}` };
-      publish(req.replyTo, { id: req.id, ...result });
+      publish(req.replyTo, { id: req.id, ...result }, false, true);
     } catch {
       // Not for a simulated agent to judge.
     }

@@ -21,6 +21,8 @@
  * FLEET_ENROLL_CONCURRENCY (16), DATABASE_URL (PostgreSQL instead of PGlite), or TEST_DATABASE_URL
  * (a PostgreSQL server where a fresh database is created for the run and dropped after it, as the
  * test console does: TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres).
+ * CONSOLES=2 (or more) runs bench/fleet-consoles.ts instead: that many console processes sharing the
+ * telemetry of one Mosquitto.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,12 @@ import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters, FleetPlan } from './fleet-agents.js';
 import { percentile } from './percentile.js';
+
+// Several consoles (issue 60) are a run of their own: console processes on PostgreSQL and Mosquitto.
+if (Number(process.env.CONSOLES ?? 1) > 1) {
+  await import('./fleet-consoles.js');
+  await new Promise(() => {});
+}
 
 const N = Number(process.env.FLEET_N ?? 1000);
 const SECONDS = Number(process.env.FLEET_SECONDS ?? 120);

@@ -118,7 +118,12 @@ const envSchema = z
     UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).default(UPLOAD_MAX_BYTES_DEFAULT),
     /** Seconds between sweeps of blobs nobody will fetch any more (expired or left by a crash). */
     BLOB_SWEEP_SECONDS: z.coerce.number().int().min(1).default(600),
-    /** An S3-compatible blob store, shared by several consoles; unset means files under DATA_DIR/blobs. */
+    /**
+     * A folder several consoles share for blobs and bundles (a network mount), instead of DATA_DIR's
+     * own: a blob is read there only once it is complete, since another console may be writing it.
+     */
+    BLOB_DIR: z.string().trim().min(1).optional(),
+    /** An S3-compatible blob store, shared by several consoles; unset means files under BLOB_DIR or DATA_DIR/blobs. */
     BLOB_S3_BUCKET: z.string().trim().min(1).optional(),
     /** Its endpoint (MinIO, Ceph, a cloud's); unset means AWS's for BLOB_S3_REGION. */
     BLOB_S3_ENDPOINT: z.string().url().optional(),

@@ -28,6 +28,24 @@ describe('FsBlobStore', () => {
     expect(await store.read(key)).toBeUndefined();
   });
 
+  it('in a folder consoles share (BLOB_DIR), shows another console a blob only once it is whole', async () => {
+    const dir = tempDir('fleetlink-shared-blobs-');
+    dirs.push(dir);
+    const [writer, reader] = [await FsBlobStore.open(dir, { shared: true }), await FsBlobStore.open(dir, { shared: true })];
+    expect([writer.followsWrites, reader.followsWrites, (await FsBlobStore.open(dir)).followsWrites]).toEqual([false, false, true]);
+    const source = new PassThrough();
+    const key = randomUUID();
+    const writing = writer.write(key, source, 1000);
+    source.write(Buffer.from('half '));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await reader.read(key)).toBeUndefined();
+    source.end(Buffer.from('and whole'));
+    expect(await writing).toBe(14);
+    const blob = await reader.read(key);
+    expect(blob?.size).toBe(14);
+    expect(Buffer.concat(await blob!.stream.toArray()).toString()).toBe('half and whole');
+  });
+
   it('keeps nothing of a blob past its limit, or of one whose source fails', async () => {
     const { dir, store } = await open();
     await expect(store.write(randomUUID(), Readable.from([Buffer.alloc(60), Buffer.alloc(60)]), 100)).rejects.toBeInstanceOf(BlobTooLarge);

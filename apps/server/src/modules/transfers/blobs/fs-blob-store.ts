@@ -30,15 +30,26 @@ async function removeAbandonedWrites(dir: string): Promise<void> {
 
 /** Blobs as files in one folder (the default: `DATA_DIR/blobs`). */
 export class FsBlobStore implements BlobStore {
-  private constructor(private readonly dir: string) {}
+  /**
+   * A blob being written is followed only by the console writing it; where other consoles share
+   * the folder, one of them may be asked for it meanwhile, so every console waits for the whole.
+   */
+  readonly followsWrites: boolean;
 
-  static async open(dir: string): Promise<FsBlobStore> {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await removeAbandonedWrites(dir);
-    return new FsBlobStore(dir);
+  private constructor(
+    private readonly dir: string,
+    shared: boolean,
+  ) {
+    this.followsWrites = !shared;
   }
 
-  readonly followsWrites = true;
+  /** `shared`: other consoles use the folder too (BLOB_DIR). */
+  static async open(dir: string, opts: { shared?: boolean } = {}): Promise<FsBlobStore> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await removeAbandonedWrites(dir);
+    return new FsBlobStore(dir, opts.shared ?? false);
+  }
+
   /** Blobs being written now, which `read` follows as they grow. */
   private readonly growing = new Map<string, GrowingBlob>();
 
