@@ -55,14 +55,20 @@ export class PostgresLocks implements ConsoleLocks {
   }
 
   private async holding<T>(client: pg.PoolClient, name: string, work: () => Promise<T>): Promise<T> {
+    // The connection may be cut while it only holds the lock (the database restarts): its error must
+    // not end the process; the unlock below then fails, and the connection is dropped.
+    const ignore = () => {};
+    client.on('error', ignore);
     try {
       return await work();
     } finally {
       // A connection that cannot say unlock is dropped: closing it is what lets go of the lock then.
-      await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [name]).then(
-        () => client.release(),
-        (err: Error) => client.release(err),
+      const unlocked = await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [name]).then(
+        () => undefined,
+        (err: Error) => err,
       );
+      client.off('error', ignore);
+      client.release(unlocked);
     }
   }
 

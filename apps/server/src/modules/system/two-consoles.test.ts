@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
-import { commandOutputSchema, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
+import { agentClientId, commandOutputSchema, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordLogin } from '../../idp/password-login.js';
 import { startBalancer, type Balancer } from '../../testing/balancer.test-support.js';
@@ -22,6 +22,7 @@ import {
   type AgentProcess,
   type MosquittoProcess,
 } from '../broker/broker.test-support.js';
+import { manifest, tarGz } from '../releases/bundle-archives.test-support.js';
 import { startS3, type S3Server } from '../transfers/s3.test-support.js';
 import { ingressGet, startLocalService, type LocalService } from '../tunnels/local-service.test-support.js';
 import { hostKeyFile, startStandaloneProxy, type StandaloneProxy } from '../tunnels/standalone-proxy.test-support.js';
@@ -50,6 +51,7 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
   let env: Record<string, string>;
   let admin: string;
   let user: string;
+  let userRefresh: string | undefined;
   let messageServerId: string;
   const agents: AgentProcess[] = [];
   const dirs: string[] = [];
@@ -103,7 +105,7 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
     [a, b] = await Promise.all([startConsoleA(), startTestConsole({ ...env, PORT: String(ports.b) })]);
     lb.backends = [ports.a, ports.b];
     ({ access_token: admin } = await passwordLogin({ consoleUrl: lb.url, email: ADMIN_EMAIL, password: 'admin' }));
-    ({ access_token: user } = await passwordLogin({ consoleUrl: lb.url, email: USER_EMAIL, password: 'user' }));
+    ({ access_token: user, refresh_token: userRefresh } = await passwordLogin({ consoleUrl: lb.url, email: USER_EMAIL, password: 'user' }));
 
     // Mosquitto registered at A: B hears of it and connects too.
     const registered = await call('A', 'POST', '/api/server', {
@@ -172,6 +174,52 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       expect(me.status).toBe(200);
       expect(me.body).toMatchObject({ username: USER_EMAIL });
     }
+    // Renewed at A, then at B with the refresh token A handed out: the grants live in the database.
+    for (const which of ['A', 'B'] as const) {
+      const renewed = await fetch(`${urlOf(which)}/idp/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: userRefresh!, client_id: 'fleetlink-console' }),
+      });
+      const tokens = (await renewed.json()) as { access_token: string; refresh_token: string };
+      expect(renewed.status, JSON.stringify(tokens)).toBe(200);
+      userRefresh = tokens.refresh_token;
+      expect((await call(which === 'A' ? 'B' : 'A', 'GET', '/api/me', undefined, tokens.access_token)).status).toBe(200);
+    }
+  });
+
+  it('enrolls a device once when both consoles get its key at the same moment; it reads its release at either', async () => {
+    const device = await memberDevice(b.database.db, 'raced');
+    const enroll = (which: 'A' | 'B') =>
+      fetch(`${urlOf(which)}/api/agent/enroll`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ deviceId: device.id, key: device.key, agent: { version: 'test', hostname: 'raced' } }),
+      });
+    const answers = await Promise.all([enroll('A'), enroll('B')]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
+    const account = ((await answers.find((r) => r.status === 200)!.json()) as { mqtt: { username: string; password: string } }).mqtt;
+    // The broker keeps the winner's account: the one the agent got.
+    const client = await mqtt.connectAsync(mosquitto.url, { clientId: agentClientId(device.id), username: account.username, password: account.password, reconnectPeriod: 0 });
+    await client.endAsync();
+
+    // A bundle uploaded at A, its release made at B (on a branch no running agent follows), read at both.
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(tarGz([manifest('fleetlink-agent', '9.0.0'), { path: 'cli.mjs', body: 'export {}' }]))]), 'bundle.tar.gz');
+    const uploaded = await fetch(`${urlOf('A')}/api/bundle`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+    const released = await call('B', 'POST', '/api/release', { version: '9.0.0', branch: 'ACCEPTANCE', bundles: [{ name: 'fleetlink-agent', version: '9.0.0' }] });
+    expect(released.status, JSON.stringify(released.body)).toBe(201);
+    const moved = await call('A', 'PUT', `/api/device/${device.id}`, { organization: device.organizationId, name: 'raced', branch: 'ACCEPTANCE' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const basic = { authorization: `Basic ${Buffer.from(`${account.username}:${account.password}`).toString('base64')}` };
+    for (const which of ['A', 'B'] as const) {
+      const release = (await (await fetch(`${urlOf(which)}/api/agent/release`, { headers: basic })).json()) as { release: { version: string } | null };
+      expect(release.release?.version).toBe('9.0.0');
+    }
+    const bundle = await fetch(`${lb.url}/api/agent/bundle/fleetlink-agent/9.0.0`, { headers: basic });
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBe((await uploaded.json()).size);
   });
 
   it('hands each telemetry message to one console: their shares add up to what the device sent', async () => {
@@ -300,8 +348,11 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
     });
 
     it('writes each action once into one audit trail, whichever console did it', async () => {
+      // This device's entries (the raced device above has its own).
       const entries = async (kind: string) =>
-        ((await call('B', 'GET', `/api/audit?${new URLSearchParams({ kind })}`)).body as { entries: { details: Record<string, unknown> }[] }).entries;
+        ((await call('B', 'GET', `/api/audit?${new URLSearchParams({ kind })}`)).body as { entries: { details: Record<string, unknown> }[] }).entries.filter((e) =>
+          JSON.stringify(e).includes(deviceId),
+        );
       expect(await entries('device.update')).toHaveLength(1);
       expect(await entries('file.upload')).toHaveLength(1);
       expect(await entries('file.download')).toHaveLength(1);
