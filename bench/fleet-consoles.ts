@@ -14,10 +14,8 @@
  * FLEET_CONNECT_RATE, FLEET_PROCS, FLEET_ENROLL_CONCURRENCY), with TEST_DATABASE_URL (a fresh database
  * is made there) and Mosquitto installed (MOSQUITTO_BIN, or `mosquitto` on the PATH).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { consoleInstanceSchema, type ConsoleInstance } from '@fleetlink/contract';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
@@ -25,32 +23,15 @@ import { mosquittoBin, startMosquitto, tempDir } from '../apps/server/src/module
 import { startBalancer } from '../apps/server/src/testing/balancer.test-support.js';
 import { startConsoleProcess, type ConsoleProcess } from '../apps/server/src/testing/console-process.test-support.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
-import type { FleetCounters, FleetPlan } from './fleet-agents.js';
+import type { FleetCounters } from './fleet-agents.js';
+import { endOnSignalsAndAfter, enrollAll, fleetSettings, log, startSimulators, stopChildren } from './fleet-support.js';
+import { procSample } from './proc-sample.js';
 
 const CONSOLES = Number(process.env.CONSOLES ?? 2);
-const N = Number(process.env.FLEET_N ?? 1000);
-const SECONDS = Number(process.env.FLEET_SECONDS ?? 120);
-const HEARTBEAT = Number(process.env.FLEET_HEARTBEAT_SECONDS ?? 30);
-const METRICS = Number(process.env.FLEET_METRICS_SECONDS ?? 60);
-const CONNECT_RATE = Number(process.env.FLEET_CONNECT_RATE ?? 100);
-const PROCS = Math.max(1, Number(process.env.FLEET_PROCS ?? 2));
-const ENROLL_CONCURRENCY = Number(process.env.FLEET_ENROLL_CONCURRENCY ?? 16);
-const here = path.dirname(fileURLToPath(import.meta.url));
+const { N, SECONDS, HEARTBEAT, METRICS, CONNECT_RATE, PROCS, ENROLL_CONCURRENCY } = fleetSettings(100);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
-/** CPU milliseconds and RSS of a process, from /proc (Linux). */
-function procSample(pid: number): { cpuMs: number; rssMb: number } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    return { cpuMs: (Number(f[11]) + Number(f[12])) * 10, rssMb: rssKb / 1024 };
-  } catch {
-    return { cpuMs: 0, rssMb: 0 };
-  }
-}
 
 const bin = process.env.MOSQUITTO_BIN ?? mosquittoBin();
 if (!bin || !process.env.TEST_DATABASE_URL) {
@@ -77,25 +58,18 @@ const shared = {
 const consoles: ConsoleProcess[] = [];
 const children: ChildProcess[] = [];
 let stopping = false;
-const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
 
 async function shutdown(code: number) {
   if (stopping) process.exit(code);
   stopping = true;
-  for (const c of children) if (running(c)) c.kill('SIGTERM');
-  await Promise.all(children.filter(running).map((c) => new Promise((r) => c.once('exit', r))));
+  await stopChildren(children);
   await Promise.all(consoles.map((c) => c.kill('SIGTERM')));
   await Promise.all([mosquitto.dispose(), lb.close()]).catch(() => {});
   await database.drop().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
   dataDirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   process.exit(code);
 }
-process.on('SIGINT', () => void shutdown(130));
-process.on('SIGTERM', () => void shutdown(143));
-setTimeout(() => {
-  log('hard time limit reached, stopping');
-  void shutdown(1);
-}, (SECONDS + N / 10 + 600) * 1000).unref();
+endOnSignalsAndAfter(SECONDS + N / 10 + 600, shutdown, log);
 
 try {
   // Started together on the new database: one migrates, the others wait for it.
@@ -127,50 +101,23 @@ try {
   const org = (await sqlClient.query<{ id: string }>(`insert into organizations (type, name) values ('COMPANY', 'Fleet simulation') returning id`)).rows[0]!.id;
   await sqlClient.query(`insert into devices (organization_id, name, installation_key) select $1::uuid, 'sim-' || i, md5(random()::text || i) from generate_series(1, $2::int) i`, [org, N]);
   const rows = (await sqlClient.query<{ id: string; key: string }>(`select id, installation_key as key from devices where organization_id = $1`, [org])).rows;
-  let t0 = performance.now();
-  const enrolled: FleetPlan['devices'] = [];
-  let cursor = 0;
-  let refused = 0;
-  await Promise.all(
-    Array.from({ length: ENROLL_CONCURRENCY }, async () => {
-      while (cursor < rows.length) {
-        const d = rows[cursor++]!;
-        const res = await fetch(`${lb.url}/api/agent/enroll`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ deviceId: d.id, key: d.key, agent: { version: 'fleet-sim', hostname: 'sim' } }),
-        });
-        const body = (await res.json()) as { mqtt?: { username: string; password: string }; message?: string };
-        if (!res.ok || !body.mqtt) {
-          if (refused++ < 3) log(`enrollment refused: HTTP ${res.status} ${body.message}`);
-          continue;
-        }
-        enrolled.push({ id: d.id, username: body.mqtt.username, password: body.mqtt.password });
-      }
-    }),
-  );
-  log(`${enrolled.length} enrolled (${refused} refused) through the balancer in ${((performance.now() - t0) / 1000).toFixed(1)} s; requests per console: ${ports.map((p) => lb.served.get(p) ?? 0).join(', ')}`);
+  const { enrolled, refused, seconds } = await enrollAll(lb.url, rows, ENROLL_CONCURRENCY, log);
+  log(`${enrolled.length} enrolled (${refused} refused) through the balancer in ${seconds.toFixed(1)} s; requests per console: ${ports.map((p) => lb.served.get(p) ?? 0).join(', ')}`);
 
   // ---- Simulators, then the measurement.
   const before = await instances();
-  const counters: FleetCounters[] = [];
-  for (let p = 0; p < PROCS; p++) {
-    const planFile = path.join(dataDirs[0]!, `plan-${p}.json`);
-    const plan: FleetPlan = { url: mosquitto.url, heartbeatSeconds: HEARTBEAT, metricsSeconds: METRICS, connectRate: CONNECT_RATE / PROCS, devices: enrolled.filter((_, i) => i % PROCS === p) };
-    writeFileSync(planFile, JSON.stringify(plan));
-    const child = fork(path.join(here, 'fleet-agents.ts'), [planFile], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.on('message', (m: { type: string; counters: FleetCounters }) => {
-      if (m.type === 'counters') counters[p] = m.counters;
-    });
-    children.push(child);
-  }
+  const sims = startSimulators({ url: mosquitto.url, heartbeatSeconds: HEARTBEAT, metricsSeconds: METRICS, connectRate: CONNECT_RATE }, enrolled, PROCS, dataDirs[0]!, (p, code) => {
+    if (!stopping) log(`simulator ${p} exited with ${code}`);
+  });
+  children.push(...sims.children);
+  const { counters } = sims;
   const sum = (k: keyof FleetCounters) => counters.reduce((a, c) => a + (c?.[k] ?? 0), 0);
   const online = async () => Number((await sqlClient.query(`select count(*) from devices where organization_id = $1 and online`, [org])).rows[0].count);
   const cpu: number[][] = ports.map(() => []);
   const rss: number[][] = ports.map(() => []);
   let last = consoles.map((c) => procSample(c.child.pid!));
   let lastAt = performance.now();
-  t0 = performance.now();
+  const t0 = performance.now();
   let steadyFrom: number | undefined;
   for (;;) {
     await sleep(5000);

@@ -24,19 +24,20 @@
  * CONSOLES=2 (or more) runs bench/fleet-consoles.ts instead: that many console processes sharing the
  * telemetry of one Mosquitto.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { startConsole } from '../apps/server/src/console.js';
 import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
 import { parseEnv } from '../apps/server/src/env.js';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
-import type { FleetCounters, FleetPlan } from './fleet-agents.js';
+import type { FleetCounters } from './fleet-agents.js';
+import { endOnSignalsAndAfter, enrollAll, fleetSettings, log, startSimulators, stopChildren } from './fleet-support.js';
+import { procSample } from './proc-sample.js';
 import { percentile } from './percentile.js';
 
 // Several consoles (issue 60) are a run of their own: console processes on PostgreSQL and Mosquitto.
@@ -45,31 +46,12 @@ if (Number(process.env.CONSOLES ?? 1) > 1) {
   await new Promise(() => {});
 }
 
-const N = Number(process.env.FLEET_N ?? 1000);
-const SECONDS = Number(process.env.FLEET_SECONDS ?? 120);
-const HEARTBEAT = Number(process.env.FLEET_HEARTBEAT_SECONDS ?? 30);
-const METRICS = Number(process.env.FLEET_METRICS_SECONDS ?? 60);
-const CONNECT_RATE = Number(process.env.FLEET_CONNECT_RATE ?? 250);
-const PROCS = Math.max(1, Number(process.env.FLEET_PROCS ?? 2));
-const ENROLL_CONCURRENCY = Number(process.env.FLEET_ENROLL_CONCURRENCY ?? 16);
+const { N, SECONDS, HEARTBEAT, METRICS, CONNECT_RATE, PROCS, ENROLL_CONCURRENCY } = fleetSettings(250);
 const MEMBER = { email: 'user@fleetlink.local', password: 'user' };
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
-const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
-/** CPU ticks and RSS of another process, from /proc (Linux). */
-function procSample(pid: number): { cpuMs: number; rssMb: number } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    return { cpuMs: (Number(f[11]) + Number(f[12])) * 10, rssMb: rssKb / 1024 };
-  } catch {
-    return { cpuMs: 0, rssMb: 0 };
-  }
-}
 
 /** A fresh database on TEST_DATABASE_URL's server, dropped at the end (unless DATABASE_URL is given). */
 const freshPostgres = () => (process.env.DATABASE_URL ? Promise.resolve(undefined) : createTestDatabase('fleetlink_fleet'));
@@ -96,27 +78,18 @@ const db = consoleApp.database.db;
 const children: ChildProcess[] = [];
 let stopping = false;
 
-// A simulator killed by a signal has a signalCode and no exitCode.
-const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
-
 async function shutdown(code: number) {
   // A second call (a signal, the time limit) while a shutdown hangs: leave now.
   if (stopping) process.exit(code);
   stopping = true;
-  for (const c of children) if (running(c)) c.kill('SIGTERM');
-  await Promise.all(children.filter(running).map((c) => new Promise((r) => c.once('exit', r))));
+  await stopChildren(children);
   await consoleApp.close().catch(() => {});
   await fresh?.drop().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(code);
 }
-process.on('SIGINT', () => void shutdown(130));
-process.on('SIGTERM', () => void shutdown(143));
-// Whatever happens, the bench ends: ramp, enrollment and measurement, with a generous margin.
-setTimeout(() => {
-  log('hard time limit reached, stopping');
-  void shutdown(1);
-}, (SECONDS + N / 20 + 600) * 1000).unref();
+// Ramp, enrollment and measurement, with a generous margin.
+endOnSignalsAndAfter(SECONDS + N / 20 + 600, shutdown, log);
 
 try {
   log(`console on ${consoleApp.url} (${consoleApp.database.kind}), broker ${consoleApp.messaging!.broker!.url}; N=${N}, heartbeat ${HEARTBEAT} s, metrics ${METRICS} s`);
@@ -136,51 +109,16 @@ try {
   log(`${rows.length} devices written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   // ---- Enrollment through the API, as each agent's first run does.
-  t0 = performance.now();
-  const enrolled: FleetPlan['devices'] = [];
-  let brokerUrl = '';
-  let cursor = 0;
-  let refused = 0;
-  await Promise.all(
-    Array.from({ length: ENROLL_CONCURRENCY }, async () => {
-      while (cursor < rows.length) {
-        const d = rows[cursor++]!;
-        const res = await fetch(`${consoleApp.url}/api/agent/enroll`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ deviceId: d.id, key: d.key, agent: { version: 'fleet-sim', hostname: 'sim' } }),
-        });
-        const body = (await res.json()) as { mqtt?: { username: string; password: string }; servers?: { type: string; url: string }[]; message?: string };
-        if (!res.ok || !body.mqtt) {
-          if (refused++ < 3) log(`enrollment refused: HTTP ${res.status} ${body.message}`);
-          continue;
-        }
-        brokerUrl = body.servers!.find((s) => s.type === 'MESSAGE')!.url;
-        enrolled.push({ id: d.id, username: body.mqtt.username, password: body.mqtt.password });
-        if (enrolled.length % 1000 === 0) log(`  ${enrolled.length} enrolled (${(enrolled.length / ((performance.now() - t0) / 1000)).toFixed(0)}/s)`);
-      }
-    }),
-  );
-  const enrollSeconds = (performance.now() - t0) / 1000;
+  const { enrolled, refused, seconds: enrollSeconds, brokerUrl } = await enrollAll(consoleApp.url, rows, ENROLL_CONCURRENCY, log);
   log(`${enrolled.length} enrolled (${refused} refused) in ${enrollSeconds.toFixed(1)} s (${(enrolled.length / enrollSeconds).toFixed(0)}/s)`);
   if (!brokerUrl.startsWith('mqtt://127.0.0.1:')) throw new Error(`unexpected broker URL ${brokerUrl}`);
 
   // ---- Simulators: separate processes, so this process's CPU and memory are the console's own.
-  const counters: FleetCounters[] = [];
-  for (let p = 0; p < PROCS; p++) {
-    const share = enrolled.filter((_, i) => i % PROCS === p);
-    const planFile = path.join(dataDir, `plan-${p}.json`);
-    const plan: FleetPlan = { url: brokerUrl, heartbeatSeconds: HEARTBEAT, metricsSeconds: METRICS, connectRate: CONNECT_RATE / PROCS, devices: share };
-    writeFileSync(planFile, JSON.stringify(plan));
-    const child = fork(path.join(here, 'fleet-agents.ts'), [planFile], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.on('message', (m: { type: string; counters: FleetCounters }) => {
-      if (m.type === 'counters') counters[p] = m.counters;
-    });
-    child.on('exit', (code) => {
-      if (!stopping) log(`simulator ${p} exited with ${code}`);
-    });
-    children.push(child);
-  }
+  const sims = startSimulators({ url: brokerUrl, heartbeatSeconds: HEARTBEAT, metricsSeconds: METRICS, connectRate: CONNECT_RATE }, enrolled, PROCS, dataDir, (p, code) => {
+    if (!stopping) log(`simulator ${p} exited with ${code}`);
+  });
+  children.push(...sims.children);
+  const { counters } = sims;
   const sum = (k: keyof FleetCounters) => counters.reduce((a, c) => a + (c?.[k] ?? 0), 0);
 
   // ---- Measurement: every second a search; every 5 s the console's own view and its cost.

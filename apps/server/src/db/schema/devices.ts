@@ -43,6 +43,8 @@ export const devices = pgTable(
     drives: jsonb('drives').$type<unknown[]>().notNull().default([]),
     lastResponse: timestamp('last_response', { withTimezone: true }),
     latency: integer('latency'),
+    /** When a console last sent it a latency ping: the consoles that share its heartbeats ping it once between them. */
+    pingedAt: timestamp('pinged_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

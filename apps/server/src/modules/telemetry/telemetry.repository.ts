@@ -73,6 +73,19 @@ export class TelemetryRepository {
     return true;
   }
 
+  /**
+   * Claims the device's next latency ping: true when no console pinged it in the last `seconds`
+   * (0: whatever was sent before), and then this one is marked as the last to.
+   */
+  async claimPing(deviceId: string, seconds: number): Promise<boolean> {
+    const claimed = await this.db
+      .update(devices)
+      .set({ pingedAt: sql`now()` })
+      .where(and(eq(devices.id, deviceId), or(isNull(devices.pingedAt), lt(devices.pingedAt, sql`now() - make_interval(secs => ${seconds})`))))
+      .returning({ id: devices.id });
+    return claimed.length > 0;
+  }
+
   async setLatency(deviceId: string, latency: number): Promise<void> {
     await this.db.update(devices).set({ latency }).where(and(eq(devices.id, deviceId), eq(devices.online, true)));
   }

@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '../../db/client.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { deviceMetrics, deviceOnlinePeriods } from '../../db/schema/index.js';
 import type { MessageHub } from '../broker/message-hub.js';
-import { createDevice, deviceRow } from '../broker/broker.test-support.js';
+import { createDevice, deviceRow, waitFor } from '../broker/broker.test-support.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { TelemetryRepository } from './telemetry.repository.js';
@@ -103,6 +103,32 @@ describe('telemetry batching', () => {
     await state(true);
     expect(await online()).toBe(true);
     expect((await periods(d.id)).filter((p) => p.end === null)).toHaveLength(1);
+  });
+
+  it('pings a device once between two consoles that share its heartbeats', async () => {
+    const d = await createDevice(database.db);
+    const pings: string[] = [];
+    const consoleNamed = (name: string) =>
+      new TelemetryService({
+        repo: new TelemetryRepository(database.db),
+        devices: new DevicesRepository(database.db, new InstallationKeys(new SecretBox(randomBytes(32)))),
+        servers: new ServersRepository(database.db, new SecretBox(randomBytes(32))),
+        hub: { connection: () => undefined, ping: async () => (pings.push(name), 7) } as unknown as MessageHub,
+        locks: database.locks,
+        log,
+        heartbeatSeconds: 30,
+        pingSeconds: 300,
+        flushMs: 60_000,
+      });
+    const [a, b] = [consoleNamed('A'), consoleNamed('B')];
+    // A applies its coming online, and pings it at once; B, handed the next heartbeats, finds it pinged.
+    await a.handle('s', d.id, { kind: 'state', payload: { online: true } });
+    await waitFor(() => pings.length === 1, 5000, 'the first ping');
+    for (let i = 0; i < 3; i++) await b.handle('s', d.id, { kind: 'heartbeat', payload: { time: new Date().toISOString() } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pings).toEqual(['A']);
+    expect((await deviceRow(database.db, d.id)).latency).toBe(7);
+    await Promise.all([a.stop(), b.stop()]);
   });
 
   it('a last will after a heartbeat that is still waiting leaves the device offline', async () => {

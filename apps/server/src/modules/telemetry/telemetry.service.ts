@@ -199,9 +199,13 @@ export class TelemetryService implements DeviceTrafficHandler {
     if (!force && Date.now() - last < this.o.pingSeconds * 1000) return;
     this.lastPing.set(deviceId, Date.now());
     const via = this.o.hub.connection(serverId);
-    this.o.hub
-      .ping(deviceId, via)
-      .then((ms) => this.o.repo.setLatency(deviceId, ms))
+    // Consoles sharing the device's heartbeats each find a ping due: the database says which one sends it
+    // (a ping forced by a new connection is always sent, and counts as the last).
+    this.o.repo
+      .claimPing(deviceId, force ? 0 : this.o.pingSeconds)
+      .then(async (mine) => {
+        if (mine) await this.o.repo.setLatency(deviceId, await this.o.hub.ping(deviceId, via));
+      })
       .catch((err: Error) => this.o.log.debug({ deviceId, err: err.message }, 'ping failed'));
   }
 }

@@ -1,0 +1,106 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FleetCounters, FleetPlan } from './fleet-agents.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Every device enrolled through `consoleUrl`'s enrollment API, `concurrency` at a time, as each
+ * agent's first run does; the first refusals are logged. Answers the accounts and the message server.
+ */
+export async function enrollAll(
+  consoleUrl: string,
+  rows: { id: string; key: string }[],
+  concurrency: number,
+  log: (msg: string) => void,
+): Promise<{ enrolled: FleetPlan['devices']; refused: number; seconds: number; brokerUrl: string }> {
+  const t0 = performance.now();
+  const enrolled: FleetPlan['devices'] = [];
+  let brokerUrl = '';
+  let cursor = 0;
+  let refused = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (cursor < rows.length) {
+        const d = rows[cursor++]!;
+        const res = await fetch(`${consoleUrl}/api/agent/enroll`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ deviceId: d.id, key: d.key, agent: { version: 'fleet-sim', hostname: 'sim' } }),
+        });
+        const body = (await res.json()) as { mqtt?: { username: string; password: string }; servers?: { type: string; url: string }[]; message?: string };
+        if (!res.ok || !body.mqtt) {
+          if (refused++ < 3) log(`enrollment refused: HTTP ${res.status} ${body.message}`);
+          continue;
+        }
+        brokerUrl = body.servers!.find((s) => s.type === 'MESSAGE')!.url;
+        enrolled.push({ id: d.id, username: body.mqtt.username, password: body.mqtt.password });
+        if (enrolled.length % 1000 === 0) log(`  ${enrolled.length} enrolled (${(enrolled.length / ((performance.now() - t0) / 1000)).toFixed(0)}/s)`);
+      }
+    }),
+  );
+  return { enrolled, refused, seconds: (performance.now() - t0) / 1000, brokerUrl };
+}
+
+/**
+ * `procs` simulator processes (fleet-agents.ts), the devices dealt out among them; their counters
+ * arrive in `counters` (one entry per process) as they report.
+ */
+export function startSimulators(
+  plan: Omit<FleetPlan, 'devices' | 'connectRate'> & { connectRate: number },
+  devices: FleetPlan['devices'],
+  procs: number,
+  workDir: string,
+  onExit: (p: number, code: number | null) => void,
+): { children: ChildProcess[]; counters: FleetCounters[] } {
+  const counters: FleetCounters[] = [];
+  const children: ChildProcess[] = [];
+  for (let p = 0; p < procs; p++) {
+    const planFile = path.join(workDir, `plan-${p}.json`);
+    writeFileSync(planFile, JSON.stringify({ ...plan, connectRate: plan.connectRate / procs, devices: devices.filter((_, i) => i % procs === p) } satisfies FleetPlan));
+    const child = fork(path.join(here, 'fleet-agents.ts'), [planFile], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.on('message', (m: { type: string; counters: FleetCounters }) => {
+      if (m.type === 'counters') counters[p] = m.counters;
+    });
+    child.on('exit', (code) => onExit(p, code));
+    children.push(child);
+  }
+  return { children, counters };
+}
+
+/** The run ends whatever happens: on Ctrl-C or SIGTERM, and at its hard time limit. */
+export function endOnSignalsAndAfter(limitSeconds: number, shutdown: (code: number) => Promise<void>, log: (msg: string) => void): void {
+  process.on('SIGINT', () => void shutdown(130));
+  process.on('SIGTERM', () => void shutdown(143));
+  setTimeout(() => {
+    log('hard time limit reached, stopping');
+    void shutdown(1);
+  }, limitSeconds * 1000).unref();
+}
+
+/** Ends every simulator still running (SIGTERM: a clean goodbye) and waits for them. */
+export async function stopChildren(children: ChildProcess[]): Promise<void> {
+  // One killed by a signal has a signalCode and no exitCode.
+  const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  const exited = running.map((c) => new Promise((r) => c.once('exit', r)));
+  running.forEach((c) => c.kill('SIGTERM'));
+  await Promise.all(exited);
+}
+
+/** The fleet's settings from the environment (fleet-sim.ts's header lists them). */
+export function fleetSettings(defaultConnectRate: number) {
+  return {
+    N: Number(process.env.FLEET_N ?? 1000),
+    SECONDS: Number(process.env.FLEET_SECONDS ?? 120),
+    HEARTBEAT: Number(process.env.FLEET_HEARTBEAT_SECONDS ?? 30),
+    METRICS: Number(process.env.FLEET_METRICS_SECONDS ?? 60),
+    CONNECT_RATE: Number(process.env.FLEET_CONNECT_RATE ?? defaultConnectRate),
+    PROCS: Math.max(1, Number(process.env.FLEET_PROCS ?? 2)),
+    ENROLL_CONCURRENCY: Number(process.env.FLEET_ENROLL_CONCURRENCY ?? 16),
+  };
+}
+
+/** A log line with the time of day. */
+export const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
