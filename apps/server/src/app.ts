@@ -16,6 +16,8 @@ import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
 import type { SignInLimits } from './idp/sign-in-limits.js';
 import type { Messaging } from './modules/broker/messaging.js';
+import { SharedRateLimits } from './modules/system/shared-rate-limits.js';
+import { PeriodicTask } from './lib/periodic-task.js';
 import { AuditExportsRepository } from './modules/audit/audit-exports.repository.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -111,6 +113,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const audit = new AuditTrail(auditRepository, app.log);
   if (deps.idp) await app.register(idpPlugin, { ...deps.idp, audit, publicHost: new URL(env.PUBLIC_URL).host });
 
+  // Limits count in the database, so they hold across consoles; ended windows are purged hourly.
+  const rateLimits = new SharedRateLimits(database.db);
+  const rateLimitPurge = new PeriodicTask({ name: 'rate limit purge', everyMs: 3600_000, locks: database.locks, work: () => rateLimits.purge(), log: app.log });
+  app.addHook('onReady', async () => void rateLimitPurge.start());
+  app.addHook('onClose', () => rateLimitPurge.stop());
+
   const memberships = new MembershipRepository(database.db);
   const policy = new OrganizationPolicy(memberships);
   const users = new UsersService(new UsersRepository(database.db), memberships);
@@ -127,9 +135,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const invoices = new InvoicesService(new InvoicesRepository(database.db), policy, audit, sellerOf(env));
       await registerOrganizations(api, { db: database.db, locks: database.locks, env, policy, audit, invoices });
       await api.register(invoicesRoutes, { service: invoices });
-      await registerContact(api, { db: database.db, box: deps.box, env });
+      await registerContact(api, { db: database.db, box: deps.box, env, rateLimitStore: rateLimits.store('contact') });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
-      if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy });
+      if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy, rateLimitStore: rateLimits.store('enroll') });
     },
     { prefix: '/api' },
   );

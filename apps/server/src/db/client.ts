@@ -64,7 +64,8 @@ async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
     throw new ConfigError(`Cannot connect to DATABASE_URL (${redact(url)}): ${(err as Error).message}`);
   }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  const lockPool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, connectionTimeoutMillis: 5000 });
+  // Waiting for one of its connections is waiting for a lock: as long as a lock may be waited for.
+  const lockPool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, connectionTimeoutMillis: 30_000 });
   lockPool.on('error', () => {});
   const locks = new PostgresLocks(lockPool);
   let notices: ChangeNotices | undefined;

@@ -28,7 +28,10 @@ export class PostgresLocks implements ConsoleLocks {
   constructor(private readonly pool: pg.Pool) {}
 
   async withLock<T>(name: string, work: () => Promise<T>, waitMs = DEFAULT_WAIT_MS): Promise<T> {
-    const client = await this.pool.connect();
+    // Holders past the pool's size wait their turn for a connection (up to its connection timeout).
+    const client = await this.pool.connect().catch((err: Error) => {
+      throw new AppError(503, ErrorCode.Unavailable, `The console is too busy to take this now; try again in a moment (${err.message}).`);
+    });
     try {
       await client.query(`set lock_timeout = ${Math.max(1, Math.round(waitMs))}`);
       await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [name]);

@@ -12,3 +12,4 @@ export * from './releases.js';
 export * from './invoices.js';
 export * from './contact.js';
 export * from './console-secrets.js';
+export * from './rate-limits.js';

@@ -1,3 +1,4 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
 import { commandsRoutes } from '../commands/commands.routes.js';
@@ -14,9 +15,12 @@ import { tunnelsRoutes } from '../tunnels/tunnels.routes.js';
 import type { Messaging } from './messaging.js';
 
 /** Routes of servers, agent enrollment, commands, files, transfers, monitors, tunnels (and the proxies' API), metrics, bundles and releases. */
-export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy }> = async (app, { messaging, policy }) => {
+export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy; rateLimitStore: FastifyRateLimitStoreCtor }> = async (
+  app,
+  { messaging, policy, rateLimitStore },
+) => {
   await app.register(serversRoutes, { service: messaging.servers });
-  await app.register(enrollmentRoutes, { service: messaging.enrollment, perMinute: messaging.enrollPerMinute });
+  await app.register(enrollmentRoutes, { service: messaging.enrollment, perMinute: messaging.enrollPerMinute, store: rateLimitStore });
   await app.register(commandsRoutes, { service: messaging.commands });
   await app.register(filesRoutes, { files: messaging.files, scans: messaging.driveScans });
   await app.register(transfersRoutes, { service: messaging.transfers, uploadMaxBytes: messaging.uploadMaxBytes });

@@ -1,3 +1,4 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
@@ -17,14 +18,17 @@ type ContactEnv = Pick<
 >;
 
 /** Composes the contact form: its CAPTCHA, its store, its mail to the operator (when SMTP_URL is set), its routes. */
-export async function registerContact(api: FastifyInstance, { db, box, env }: { db: Db; box: SecretBox; env: ContactEnv }): Promise<ContactService> {
+export async function registerContact(
+  api: FastifyInstance,
+  { db, box, env, rateLimitStore }: { db: Db; box: SecretBox; env: ContactEnv; rateLimitStore: FastifyRateLimitStoreCtor },
+): Promise<ContactService> {
   const captcha = new Captcha(
     { secret: env.CAPTCHA_SECRET ?? (await loadOrCreateConsoleSecret(db, box, 'captcha-hmac', () => randomBytes(32).toString('base64url'))), cost: env.CAPTCHA_COST, ttlSeconds: env.CAPTCHA_TTL_SECONDS },
     new CaptchaRedemptionsRepository(db),
   );
   const mailer = env.SMTP_URL && env.CONTACT_TO ? new ContactMailer({ smtpUrl: env.SMTP_URL, to: env.CONTACT_TO, from: env.CONTACT_FROM }) : undefined;
   const service = new ContactService(new ContactRepository(db), captcha, mailer, api.log);
-  await api.register(contactRoutes, { service, limits: { perUser: env.CONTACT_RATE_LIMIT_USER, perAddress: env.CONTACT_RATE_LIMIT_ADDRESS } });
+  await api.register(contactRoutes, { service, limits: { perUser: env.CONTACT_RATE_LIMIT_USER, perAddress: env.CONTACT_RATE_LIMIT_ADDRESS, store: rateLimitStore } });
   if (mailer) api.addHook('onReady', () => service.settleInterrupted());
   api.addHook('onClose', async () => {
     await service.settled();

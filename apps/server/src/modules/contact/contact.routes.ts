@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { contactChallengeSchema, contactFormSchema, contactMessageListSchema, contactSentSchema, ErrorCode, RealmRole } from '@fleetlink/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -10,6 +10,8 @@ export interface ContactRateLimits {
   perUser: number;
   /** Messages one client address may send per hour, whichever accounts it signs in with. */
   perAddress: number;
+  /** Where the counts are kept: the database, shared by every console. */
+  store: FastifyRateLimitStoreCtor;
 }
 
 const tags = ['contact'];
@@ -21,7 +23,7 @@ const inMinutes = (ms: number) => {
 
 /** SPEC §7 contact. Sending needs a sign-in only (SPEC §6: no realm role); the list is for realm ADMIN. */
 export const contactRoutes: FastifyPluginAsyncZod<{ service: ContactService; limits: ContactRateLimits }> = async (app, { service, limits }) => {
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: limits.store });
   // Two counters, each with its own words: an account that writes too often, and an address that
   // does (several accounts from one place). They run after sign-in and validation, so a form with a
   // mistake costs nothing. (The plugin runs one route limiter per request, hence its manual form.)

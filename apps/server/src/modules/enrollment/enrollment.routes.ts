@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { agentEnrollRequestSchema, agentEnrollResponseSchema, deviceIdParamsSchema, ErrorCode, installationKeyResetSchema, RealmRole } from '@fleetlink/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EnrollmentService } from './enrollment.service.js';
@@ -8,9 +8,13 @@ import type { EnrollmentService } from './enrollment.service.js';
  * installation key (or, once enrolled, its own MQTT password), and rate-limited per address so
  * keys cannot be guessed. POST /api/device/{id}/installation-key: a manager resets the key.
  */
-export const enrollmentRoutes: FastifyPluginAsyncZod<{ service: EnrollmentService; perMinute: number }> = async (app, { service, perMinute }) => {
+export const enrollmentRoutes: FastifyPluginAsyncZod<{ service: EnrollmentService; perMinute: number; store: FastifyRateLimitStoreCtor }> = async (
+  app,
+  { service, perMinute, store },
+) => {
   await app.register(rateLimit, {
     global: false,
+    store,
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       code: ErrorCode.RateLimited,

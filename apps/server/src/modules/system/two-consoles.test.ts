@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -393,5 +393,22 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       expect(commandOutputSchema.parse(atA.body).stdout.trim()).toBe('back');
       expect(await periods()).toBe(1);
     });
+  });
+
+  // Last: it leaves this address without enrollments for a minute.
+  it('holds the enrollment limit of one address across both consoles', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${urlOf(i % 2 ? 'B' : 'A')}/api/agent/enroll`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ deviceId: randomUUID(), key: 'guessed', agent: { version: 'test', hostname: 'guessing' } }),
+      });
+      statuses.push(res.status);
+    }
+    // ENROLL_RATE_LIMIT is 10 a minute, counted together (the suite's own agents enrolled from here
+    // too): counted by each console apart, twelve tries split over two would all pass.
+    expect(statuses.filter((s) => s !== 429).length).toBeLessThanOrEqual(10);
+    expect(statuses.at(-1)).toBe(429);
   });
 });
