@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, DbExecutor } from '../../db/client.js';
 import { deviceMetrics, deviceOnlinePeriods, devices } from '../../db/schema/index.js';
 
@@ -20,10 +20,12 @@ export class TelemetryRepository {
   }
 
   /**
-   * A state message: applied only when it is newer (`order`, see the contract's stateOrder) than
-   * the newest one applied, checked and applied in one transaction holding the device's row, so
-   * two consoles handling one device's messages at once apply them in their order, whichever ends
-   * first. 'stale' when it was older; otherwise whether the state changed.
+   * A state message: applied only when it is not older (`order`, see the contract's stateOrder)
+   * than the newest one applied, checked and applied in one transaction holding the device's row,
+   * so two consoles handling one device's messages at once apply them in their order, whichever
+   * ends first. The same one again is applied (a broker replays a retained state to a console that
+   * subscribes anew, and the console then does what a device coming online needs). 'stale' when it
+   * was older; otherwise whether the state changed.
    */
   async applyState(deviceId: string, online: boolean, at: Date, order: number | undefined): Promise<boolean | 'stale'> {
     if (order === undefined) return this.setOnline(deviceId, online, at);
@@ -31,7 +33,7 @@ export class TelemetryRepository {
       const newer = await tx
         .update(devices)
         .set({ stateOrder: order })
-        .where(and(eq(devices.id, deviceId), or(isNull(devices.stateOrder), lt(devices.stateOrder, order))))
+        .where(and(eq(devices.id, deviceId), or(isNull(devices.stateOrder), lte(devices.stateOrder, order))))
         .returning({ id: devices.id });
       if (!newer.length) return 'stale';
       return this.changeOnline(tx, deviceId, online, at);

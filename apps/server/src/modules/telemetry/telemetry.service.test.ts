@@ -22,6 +22,8 @@ describe('telemetry batching', () => {
   let svc: TelemetryService;
   const hub = { connection: () => undefined, ping: async () => 7 } as unknown as MessageHub;
   const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
+  /** Devices the service did what comes with coming online for (monitors sent, permanent tunnels opened). */
+  const onlineCalls: string[] = [];
   const log = { info() {}, warn: (fields: Record<string, unknown>, msg: string) => void warnings.push({ fields, msg }), debug() {} };
   /** A device registered a day ago, so that the samples of the last hours are its own. */
   const registeredDevice = () => createDevice(database.db, 'test device', new Date(Date.now() - 24 * 3600_000));
@@ -41,6 +43,7 @@ describe('telemetry batching', () => {
       heartbeatSeconds: 30,
       pingSeconds: 300,
       flushMs: 60_000, // flushed by hand below
+      onOnline: (id) => void onlineCalls.push(id),
     });
   });
 
@@ -87,6 +90,10 @@ describe('telemetry batching', () => {
     const online = async () => (await deviceRow(database.db, d.id)).online;
     await state(true, 200);
     expect(await online()).toBe(true);
+    // The same state again (a broker replaying its retained state to a console that subscribes anew): believed.
+    const onlineBefore = onlineCalls.length;
+    await state(true, 200);
+    expect(onlineCalls.length).toBe(onlineBefore + 1);
     // The last will of an earlier connection, handled late (by another console): not believed.
     await state(false, 100);
     expect(await online()).toBe(true);
