@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startConsoleProcess, type ConsoleProcess } from '../../apps/server/src/testing/console-process.test-support.js';
 import { freePort } from '../../apps/server/src/testing/test-console.js';
 
 export interface Stack {
@@ -20,8 +20,6 @@ export interface Stack {
   restart(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
-
-const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * Starts the real console the way `npm run serve` does (built SPA, API, built-in provider, PGlite in
@@ -45,69 +43,31 @@ async function startStackOnce(extraEnv: Record<string, string>): Promise<Stack> 
   const tunnelHttpPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-e2e-'));
   const url = `http://localhost:${port}`;
-  let output = '';
-  const collect = (chunk: Buffer) => (output += chunk.toString());
-  const launch = () => {
-    // No built-in release (a packed agent) unless a spec asks for one: specs count the releases they make.
-    const started = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), TUNNEL_SSH_PORT: String(tunnelSshPort), TUNNEL_HTTP_PORT: String(tunnelHttpPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', AGENT_BUILT_IN_RELEASE: 'false', ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    started.stdout!.on('data', collect);
-    started.stderr!.on('data', collect);
-    return started;
-  };
-  const end = async (c: ChildProcess) => {
-    if (c.exitCode !== null || c.signalCode !== null) return;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGTERM');
-    await exited;
-  };
-  let child = launch();
+  const env = { PORT: String(port), MQTT_EMBEDDED_PORT: String(mqttPort), TUNNEL_SSH_PORT: String(tunnelSshPort), TUNNEL_HTTP_PORT: String(tunnelHttpPort), DATA_DIR: dataDir, ...extraEnv };
+  let current: ConsoleProcess;
   try {
-    await waitForStart(child);
+    current = await startConsoleProcess(env);
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
+  // The log of the processes a restart ended, before the current one's.
+  let earlier = '';
   return {
     url,
     mqttPort,
     tunnelHttpPort,
     dataDir,
-    output: () => output,
+    output: () => earlier + current.output(),
     async restart(whileDown) {
-      await end(child);
+      await current.kill();
+      earlier += current.output();
       await whileDown?.();
-      child = launch();
-      await waitForStart(child);
+      current = await startConsoleProcess(env);
     },
     async stop() {
-      await end(child);
+      await current.kill();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function waitForStart(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => fail(new Error(`console did not start in 60 s:\n${output}`)), 60_000);
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(err);
-    };
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Fleetlink console running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`console exited with ${code}:\n${output}`)));
-  });
 }

@@ -68,26 +68,25 @@ async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
   const lockPool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, connectionTimeoutMillis: 30_000 });
   lockPool.on('error', () => {});
   const locks = new PostgresLocks(lockPool);
-  let notices: ChangeNotices | undefined;
+  const closePools = () => Promise.all([pool.end(), lockPool.end()]);
   try {
     // Consoles started together on a new database: one migrates, the others wait and find it done.
     await locks.withLock('migrations', () => migratePg(db as never, { migrationsFolder }), 10 * 60_000);
-    notices = await PostgresNotices.open(url, pool, log);
+    const notices = await PostgresNotices.open(url, pool, log);
+    return {
+      db,
+      kind: 'postgres',
+      locks,
+      notices,
+      close: async () => {
+        await notices.close();
+        await closePools();
+      },
+    };
   } catch (err) {
-    await Promise.all([pool.end(), lockPool.end()]).catch(() => {});
+    await closePools().catch(() => {});
     throw err;
   }
-  const listening = notices;
-  return {
-    db,
-    kind: 'postgres',
-    locks,
-    notices: listening,
-    close: async () => {
-      await listening.close();
-      await Promise.all([pool.end(), lockPool.end()]);
-    },
-  };
 }
 
 /** Connections that only hold advisory locks (periodic tasks, one device's enrollment at a time). */

@@ -13,7 +13,6 @@ export interface ConsoleLocks {
   withLock<T>(name: string, work: () => Promise<T>, waitMs?: number): Promise<T>;
   /** Runs `work` holding the lock `name` when no console holds it; answers whether it ran. */
   ifFree(name: string, work: () => Promise<void>): Promise<boolean>;
-  close(): Promise<void>;
 }
 
 const DEFAULT_WAIT_MS = 30_000;
@@ -74,10 +73,6 @@ export class PostgresLocks implements ConsoleLocks {
       client.release(unlocked);
     }
   }
-
-  close(): Promise<void> {
-    return this.pool.end();
-  }
 }
 
 /** PGlite serves one console (one process): its locks are this process's own, one holder per name. */
@@ -104,6 +99,4 @@ export class LocalLocks implements ConsoleLocks {
     await this.withLock(name, work);
     return true;
   }
-
-  async close(): Promise<void> {}
 }

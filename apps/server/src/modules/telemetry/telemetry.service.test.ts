@@ -12,7 +12,7 @@ import { createDevice, deviceRow, waitFor } from '../broker/broker.test-support.
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { TelemetryRepository } from './telemetry.repository.js';
-import { TelemetryService } from './telemetry.service.js';
+import { TelemetryService, type TelemetryOptions } from './telemetry.service.js';
 import { InstallationKeys } from '../enrollment/installation-keys.js';
 
 /** Heartbeats and load samples are written in batches; the batching must not change what they mean. */
@@ -31,21 +31,24 @@ describe('telemetry batching', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-telemetry-'));
     database = await openDatabase({ dataDir: dir });
-    const db = database.db;
-    svc = new TelemetryService({
-      repo: new TelemetryRepository(db),
-      devices: new DevicesRepository(db, new InstallationKeys(new SecretBox(randomBytes(32)))),
+    svc = consoleWith(hub, { onOnline: (id) => void onlineCalls.push(id) });
+  });
+
+  /** A telemetry service as a console runs one, on the suite's database, with `hub` its message hub. */
+  const consoleWith = (messageHub: MessageHub, more: Partial<TelemetryOptions> = {}) =>
+    new TelemetryService({
+      repo: new TelemetryRepository(database.db),
+      devices: new DevicesRepository(database.db, new InstallationKeys(new SecretBox(randomBytes(32)))),
       // Only which server a device is on is read here, never a password.
-      servers: new ServersRepository(db, new SecretBox(randomBytes(32))),
-      hub,
+      servers: new ServersRepository(database.db, new SecretBox(randomBytes(32))),
+      hub: messageHub,
       locks: database.locks,
       log,
       heartbeatSeconds: 30,
       pingSeconds: 300,
       flushMs: 60_000, // flushed by hand below
-      onOnline: (id) => void onlineCalls.push(id),
+      ...more,
     });
-  });
 
   afterAll(async () => {
     await svc?.stop();
@@ -115,18 +118,7 @@ describe('telemetry batching', () => {
   it('pings a device once between two consoles that share its heartbeats', async () => {
     const d = await createDevice(database.db);
     const pings: string[] = [];
-    const consoleNamed = (name: string) =>
-      new TelemetryService({
-        repo: new TelemetryRepository(database.db),
-        devices: new DevicesRepository(database.db, new InstallationKeys(new SecretBox(randomBytes(32)))),
-        servers: new ServersRepository(database.db, new SecretBox(randomBytes(32))),
-        hub: { connection: () => undefined, ping: async () => (pings.push(name), 7) } as unknown as MessageHub,
-        locks: database.locks,
-        log,
-        heartbeatSeconds: 30,
-        pingSeconds: 300,
-        flushMs: 60_000,
-      });
+    const consoleNamed = (name: string) => consoleWith({ connection: () => undefined, ping: async () => (pings.push(name), 7) } as unknown as MessageHub);
     const [a, b] = [consoleNamed('A'), consoleNamed('B')];
     // A applies its coming online, and pings it at once; B, handed the next heartbeats, finds it pinged.
     await a.handle('s', d.id, { kind: 'state', payload: { online: true } });
