@@ -8,16 +8,29 @@ import { startConsole, type RunningConsole } from '../console.js';
 import { parseEnv, type Env } from '../env.js';
 import { passwordLogin } from '../idp/password-login.js';
 
-/** A port the OS just handed out; the console's issuer URL needs it before listening. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Where tests' servers listen: below the kernel's ephemeral range (32768 and up here), and above the
+ * built-in proxy's TCP tunnel ports (20000-20999). A port the kernel hands out for listening comes
+ * from the ephemeral range, where any outgoing connection of another test process (to PostgreSQL,
+ * to a broker) may take it before the server binds it: CI saw "already in use" so.
+ */
+const TEST_PORTS = { from: 21_000, to: 32_000 };
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/** A port free right now for a test's server; the console's issuer URL needs it before listening. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${TEST_PORTS.from} and ${TEST_PORTS.to}`);
 }
 
 export interface TestConsole extends RunningConsole {
