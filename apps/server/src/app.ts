@@ -34,6 +34,9 @@ import { MembershipRepository } from './modules/organizations/membership.reposit
 import { OrganizationPolicy } from './modules/organizations/organization.policy.js';
 import { registerOrganizations } from './modules/organizations/organizations.module.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { LiveBus } from './modules/live/live-bus.js';
+import { registerLive } from './modules/live/live.routes.js';
+import { liveAfterAction } from './modules/live/live-actions.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { registerAuth } from './plugins/auth.js';
@@ -109,8 +112,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerOpenApi(app, { publicUrl: env.PUBLIC_URL });
 
+  // Live updates (issue 61): the messaging part's bus when there is one, so device traffic reaches the pages.
+  const live = deps.messaging?.live ?? new LiveBus({ db: database.db, notices: database.notices, log: app.log });
   const auditRepository = new AuditRepository(database.db);
-  const audit = new AuditTrail(auditRepository, app.log);
+  const audit = new AuditTrail(auditRepository, app.log, liveAfterAction(live));
   if (deps.idp) await app.register(idpPlugin, { ...deps.idp, audit, publicHost: new URL(env.PUBLIC_URL).host });
 
   // Limits count in the database, so they hold across consoles; ended windows are purged hourly.
@@ -121,6 +126,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const memberships = new MembershipRepository(database.db);
   const policy = new OrganizationPolicy(memberships);
+  registerLive(app, {
+    verifier: deps.verifier,
+    organizationsOf: async (username) => (await memberships.organizationsOf(username)).map((m) => m.organizationId),
+    bus: live,
+    origin: new URL(env.PUBLIC_URL).origin,
+  });
   const users = new UsersService(new UsersRepository(database.db), memberships);
   await app.register(
     async (api) => {

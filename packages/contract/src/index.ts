@@ -27,3 +27,4 @@ export * from './http/agent-update.js';
 export * from './mqtt/index.js';
 export * from './http/route-errors.js';
 export * from './http/api-routes.js';
+export * from './http/live.js';

@@ -2,17 +2,25 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 /** What other consoles keep in memory and must drop when it changes (DESIGN §5b). */
-export type NoticeTopic = 'servers';
+export type NoticeTopic = 'servers' | 'live';
+
+/** What a notice carries: its own data, or undefined when the listener must assume anything changed. */
+export type NoticeListener = (data: unknown) => void;
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
+export const NOTICE_PAYLOAD_MAX = 7900;
 
 /**
  * Tells the other consoles of one database that something they hold in memory changed: PostgreSQL
  * `LISTEN/NOTIFY` on one channel. A console hears only the others' notices (it acted on its own
  * change already), and after losing its listening connection it hears every topic once, as if each
- * had changed: a notice sent while it was away is lost, so it cannot know which did.
+ * had changed (its listeners get undefined): a notice sent while it was away is lost, so it cannot
+ * know which did.
  */
 export interface ChangeNotices {
-  publish(topic: NoticeTopic): Promise<void>;
-  on(topic: NoticeTopic, listener: () => void): void;
+  /** `data` (JSON) must stay under NOTICE_PAYLOAD_MAX bytes once encoded with the notice. */
+  publish(topic: NoticeTopic, data?: unknown): Promise<void>;
+  on(topic: NoticeTopic, listener: NoticeListener): void;
   close(): Promise<void>;
 }
 
@@ -22,7 +30,7 @@ const RETRY_MS = [1000, 2000, 5000, 10_000];
 export class PostgresNotices implements ChangeNotices {
   /** This console among the others: its own notices come back to it, and are not for it. */
   private readonly origin = randomUUID();
-  private readonly listeners = new Map<NoticeTopic, Set<() => void>>();
+  private readonly listeners = new Map<NoticeTopic, Set<NoticeListener>>();
   private client?: pg.Client;
   private closed = false;
   private failures = 0;
@@ -55,7 +63,7 @@ export class PostgresNotices implements ChangeNotices {
     if (this.closed) return void client.end().catch(() => {});
     this.client = client;
     // Whatever changed while this console did not listen is unknown: everything is read again.
-    if (this.failures > 0) for (const set of this.listeners.values()) set.forEach((l) => l());
+    if (this.failures > 0) for (const set of this.listeners.values()) set.forEach((l) => l(undefined));
     this.failures = 0;
   }
 
@@ -70,21 +78,23 @@ export class PostgresNotices implements ChangeNotices {
   }
 
   private heard(payload: string | undefined) {
-    let notice: { topic?: NoticeTopic; origin?: string };
+    let notice: { topic?: NoticeTopic; origin?: string; data?: unknown };
     try {
       notice = JSON.parse(payload ?? '');
     } catch {
       return;
     }
     if (notice.origin === this.origin || !notice.topic) return;
-    this.listeners.get(notice.topic)?.forEach((l) => l());
+    // A notice without data of its own still tells that something changed.
+    const data = notice.data ?? null;
+    this.listeners.get(notice.topic)?.forEach((l) => l(data));
   }
 
-  async publish(topic: NoticeTopic): Promise<void> {
-    await this.pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, origin: this.origin })]);
+  async publish(topic: NoticeTopic, data?: unknown): Promise<void> {
+    await this.pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, origin: this.origin, data })]);
   }
 
-  on(topic: NoticeTopic, listener: () => void): void {
+  on(topic: NoticeTopic, listener: NoticeListener): void {
     const set = this.listeners.get(topic) ?? new Set();
     set.add(listener);
     this.listeners.set(topic, set);

@@ -25,6 +25,9 @@ const DELETES: ReadonlySet<AuditKind> = new Set([AuditKind.DeviceDelete, AuditKi
 
 type ErrorLog = { error(obj: object, msg: string): void };
 
+/** Told of every action that succeeded, with the organization it concerned (live updates follow them). */
+export type AfterAction = (action: AuditAction) => void;
+
 /**
  * The one way services write the audit trail (DESIGN §5: services, never routes). `track` wraps an
  * action so that it leaves exactly one entry whichever way it ends; the entry keeps the names the
@@ -35,6 +38,7 @@ export class AuditTrail {
   constructor(
     private readonly repo: AuditRepository,
     private readonly log: ErrorLog,
+    private readonly after?: AfterAction,
   ) {}
 
   async track<T>(actor: Actor, action: AuditAction, work: () => Promise<T>, describe?: (result: T) => AuditResult): Promise<T> {
@@ -83,6 +87,7 @@ export class AuditTrail {
       details: action.details ?? {},
       ...outcome,
     };
+    if (outcome.outcome === 'ok') this.after?.({ ...action, organizationId: entry.organizationId ?? undefined });
     try {
       await this.repo.append(entry);
     } catch (err) {

@@ -43,6 +43,8 @@ import { DeviceAccounts } from './device-accounts.js';
 import { startEmbeddedBroker } from './embedded.js';
 import type { HubLog } from './hub-connection.js';
 import { MessageHub } from './message-hub.js';
+import { LiveBus } from '../live/live-bus.js';
+import { liveAfterAction } from '../live/live-actions.js';
 
 /** The messaging part of the console: embedded broker, hub, and the services on top of them. */
 export interface Messaging {
@@ -68,6 +70,8 @@ export interface Messaging {
   agentDownloads: AgentDownloadsService;
   bundleMaxBytes: number;
   telemetry: TelemetryRepository;
+  /** Where the services tell what changed, for the pages' live updates. */
+  live: LiveBus;
   enrollPerMinute: number;
   stop(): Promise<void>;
 }
@@ -98,7 +102,8 @@ export async function startMessaging(o: {
       })
     : undefined;
   await brokerRevocations?.start();
-  const audit = new AuditTrail(new AuditRepository(db), log);
+  const live = new LiveBus({ db, notices: o.database.notices, log });
+  const audit = new AuditTrail(new AuditRepository(db), log, liveAfterAction(live));
   // (`tunnels` is made below: a move is asked for long after.)
   const servers = new ServersService(serversRepo, hub, credentials, log, audit, (deviceId) => void tunnels.followProxy(deviceId));
   const telemetryRepo = new TelemetryRepository(db);
@@ -123,6 +128,7 @@ export async function startMessaging(o: {
       void tunnels.reopenPermanent(deviceId);
     },
     monitorReadings: monitorsRepo,
+    live,
   });
   hub.handler = telemetry;
   await hub.start();
@@ -161,7 +167,7 @@ export async function startMessaging(o: {
       log.warn({ err }, `the built-in release could not be registered (tried again at the next start): ${err.message}`),
     );
   }
-  const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log });
+  const driveScans = new DriveScanService({ devices, hub, scans: new DriveScansRepository(db), policy, audit, log, live });
   return {
     hub,
     accounts,
@@ -182,6 +188,7 @@ export async function startMessaging(o: {
       revocations,
       audit,
       log,
+      live,
       onRestart: (proxyServerId) => void tunnels.reopenAfterProxyRestart(proxyServerId),
     }),
     blobGate: new BlobGate({ repo: transfersRepo, blobs, credentials }),
@@ -192,6 +199,7 @@ export async function startMessaging(o: {
     agentDownloads: new AgentDownloadsService({ repo: releasesRepo, store: bundleStore, policy, cacheDir: path.resolve(env.DATA_DIR, 'agent-downloads') }),
     bundleMaxBytes: env.BUNDLE_MAX_BYTES,
     telemetry: telemetryRepo,
+    live,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
     async stop() {
       brokerRevocations?.stop();

@@ -1,6 +1,7 @@
 import { AuditKind, DISK_SCAN_TIMEOUT_MS, diskUsageSchema, driveOf, ErrorCode, RequestName, type DiskScanRequest, type DriveDetail } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { AppError, badRequest } from '../../lib/app-error.js';
+import type { LiveChanges } from '../live/live-bus.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { callDevice, deviceAnswer, deviceUnavailable, type DeviceCallDeps } from '../broker/device-call.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
@@ -34,6 +35,7 @@ export class DriveScanService {
       policy: OrganizationPolicy;
       audit: AuditTrail;
       log: ErrorLog;
+      live?: LiveChanges;
     },
   ) {}
 
@@ -71,8 +73,9 @@ export class DriveScanService {
     } catch (err) {
       end = { error: (err as Error).message };
     }
-    await this.deps.scans.finish(deviceId, root, startedAt, end).catch((err: Error) => {
-      this.deps.log.error({ err, deviceId }, 'drive scan: the result could not be saved');
-    });
+    await this.deps.scans.finish(deviceId, root, startedAt, end).then(
+      () => this.deps.live?.device(deviceId, 'drives'),
+      (err: Error) => this.deps.log.error({ err, deviceId }, 'drive scan: the result could not be saved'),
+    );
   }
 }

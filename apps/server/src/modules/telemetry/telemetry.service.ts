@@ -6,6 +6,7 @@ import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import type { MonitorsRepository } from '../monitors/monitors.repository.js';
 import { stateOrder } from '@fleetlink/contract';
+import type { LiveChanges } from '../live/live-bus.js';
 import { DEVICE_CLOCK_SKEW_MINUTES, type TelemetryRepository } from './telemetry.repository.js';
 
 export interface TelemetryOptions {
@@ -24,6 +25,8 @@ export interface TelemetryOptions {
   onOnline?(deviceId: string): void;
   /** Where the monitors' readings that come with properties go. */
   monitorReadings?: Pick<MonitorsRepository, 'recordReadings'>;
+  /** Told what changed, for the pages' live updates. */
+  live?: LiveChanges;
   /** How long heartbeats and load samples wait to be written together (default 1000 ms). */
   flushMs?: number;
 }
@@ -101,6 +104,7 @@ export class TelemetryService implements DeviceTrafficHandler {
             .then((changed) => {
               if (!changed) return;
               this.o.log.info({ deviceId: id }, 'device online');
+              this.o.live?.device(id, 'state', { online: true });
               // Its online state went to no console (none was subscribed, or it was dropped as
               // stale): what a console does for a device that comes online is done now.
               this.o.onOnline?.(id);
@@ -114,6 +118,7 @@ export class TelemetryService implements DeviceTrafficHandler {
         for (const { deviceId, time } of early) {
           this.o.log.warn({ deviceId, time: time.toISOString() }, 'load sample dropped: dated before the device was registered');
         }
+        for (const deviceId of new Set(samples.map((m) => m.deviceId))) this.o.live?.device(deviceId, 'metrics');
       } finally {
         this.flushing = undefined;
       }
@@ -124,7 +129,9 @@ export class TelemetryService implements DeviceTrafficHandler {
   /** Devices silent for three heartbeats (their last will may have been lost with a broker) go offline. */
   async sweep(now = new Date()): Promise<string[]> {
     const cutoff = new Date(now.getTime() - (this.o.heartbeatSeconds * 3 + 5) * 1000);
-    return this.o.repo.expireSilent(cutoff, now);
+    const expired = await this.o.repo.expireSilent(cutoff, now);
+    for (const id of expired) this.o.live?.device(id, 'state', { online: false });
+    return expired;
   }
 
   async handle(serverId: string, deviceId: string, message: DeviceMessage): Promise<void> {
@@ -136,7 +143,10 @@ export class TelemetryService implements DeviceTrafficHandler {
         if (message.payload.online) {
           const changed = await repo.applyState(deviceId, true, now, order);
           if (changed === 'stale') return this.o.log.debug({ deviceId, serverId }, 'state dropped: a newer one was applied');
-          if (changed) this.o.log.info({ deviceId, serverId }, 'device online');
+          if (changed) {
+            this.o.log.info({ deviceId, serverId }, 'device online');
+            this.o.live?.device(deviceId, 'state', { online: true });
+          }
           this.maybePing(deviceId, serverId, changed);
           await this.checkPlacement(deviceId, serverId);
           this.o.onOnline?.(deviceId);
@@ -146,7 +156,10 @@ export class TelemetryService implements DeviceTrafficHandler {
           // An old server's last will after a migration must not mark the device offline.
           const changed = await repo.applyState(deviceId, false, now, order);
           if (changed === 'stale') return this.o.log.debug({ deviceId, serverId }, 'state dropped: a newer one was applied');
-          if (changed) this.o.log.info({ deviceId, serverId }, 'device offline');
+          if (changed) {
+            this.o.log.info({ deviceId, serverId }, 'device offline');
+            this.o.live?.device(deviceId, 'state', { online: false });
+          }
           this.lastPing.delete(deviceId);
         }
         return;
@@ -164,6 +177,7 @@ export class TelemetryService implements DeviceTrafficHandler {
           drives: message.payload.drives,
         });
         if (message.payload.monitors) await this.o.monitorReadings?.recordReadings(deviceId, message.payload.monitors, now);
+        this.o.live?.device(deviceId, 'reported');
         // Proof of life like a heartbeat, written with them.
         this.beats.set(deviceId, now);
         this.scheduleFlush();
@@ -204,7 +218,9 @@ export class TelemetryService implements DeviceTrafficHandler {
     this.o.repo
       .claimPing(deviceId, force ? 0 : this.o.pingSeconds)
       .then(async (mine) => {
-        if (mine) await this.o.repo.setLatency(deviceId, await this.o.hub.ping(deviceId, via));
+        if (!mine) return;
+        await this.o.repo.setLatency(deviceId, await this.o.hub.ping(deviceId, via));
+        this.o.live?.device(deviceId, 'state');
       })
       .catch((err: Error) => this.o.log.debug({ deviceId, err: err.message }, 'ping failed'));
   }

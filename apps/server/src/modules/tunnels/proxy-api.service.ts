@@ -2,6 +2,7 @@ import { AuditKind, ErrorCode, type ProxyForward, type ProxyRevocations, type Pr
 import { allowListEntries } from '@fleetlink/contract';
 import { basicCredentials } from '@fleetlink/contract/basic-credentials';
 import { AppError, badRequest, notFound } from '../../lib/app-error.js';
+import type { LiveChanges } from '../live/live-bus.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { HubLog } from '../broker/hub-connection.js';
 import { safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
@@ -19,6 +20,7 @@ export interface ProxyApiDeps {
   revocations: DeviceRevocationsRepository;
   audit: AuditTrail;
   log: Pick<HubLog, 'warn'>;
+  live?: LiveChanges;
   /** A proxy (re)started and its tunnels were marked disconnected: the PERMANENT ones go up again. */
   onRestart?(proxyServerId: string): void;
 }
@@ -82,6 +84,7 @@ export class ProxyApiService {
     const refusal = report.state === 'DISCONNECTED' ? (report.refusal ?? null) : null;
     const recorded = await this.deps.repo.recordState(report.deviceId, report.tunnelId, report.state, report.mapping, proxyServerId, refusal);
     if (!recorded) throw notFound('Tunnel not found.');
+    this.deps.live?.device(report.deviceId, 'tunnels');
   }
 
   private async checkConnected(proxyServerId: string, report: ProxyTunnelState): Promise<void> {
@@ -97,7 +100,7 @@ export class ProxyApiService {
 
   async hello(proxyServerId: string, domain: string): Promise<void> {
     await this.deps.servers.update(proxyServerId, { tunnelDomain: domain.toLowerCase() });
-    await this.deps.repo.disconnectAllOf(proxyServerId);
+    for (const deviceId of await this.deps.repo.disconnectAllOf(proxyServerId)) this.deps.live?.device(deviceId, 'tunnels');
     this.deps.onRestart?.(proxyServerId);
   }
 

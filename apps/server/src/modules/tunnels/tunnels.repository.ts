@@ -146,11 +146,14 @@ export class TunnelsRepository {
   }
 
   /** A proxy restarted: nothing it served before is connected now. */
-  async disconnectAllOf(proxyServerId: string): Promise<void> {
-    await this.db
+  /** The devices whose tunnels were connected there. */
+  async disconnectAllOf(proxyServerId: string): Promise<string[]> {
+    const rows = await this.db
       .update(tunnels)
       .set({ state: 'DISCONNECTED', mapping: null, stateAt: new Date() })
-      .where(and(eq(tunnels.proxyServerId, proxyServerId), eq(tunnels.state, 'CONNECTED')));
+      .where(and(eq(tunnels.proxyServerId, proxyServerId), eq(tunnels.state, 'CONNECTED')))
+      .returning({ deviceId: tunnels.deviceId });
+    return [...new Set(rows.map((r) => r.deviceId))];
   }
 
   /** The domain the device's proxy said it serves tunnels on (null: none yet). */

@@ -1,0 +1,168 @@
+import { LIVE_AUTH_TIMEOUT_MS, LiveClose, liveHelloSchema, type LiveMessage, type LivePart } from '@fleetlink/contract';
+import { decodeJwt } from 'jose';
+import type { WebSocket } from 'ws';
+import { hasRole, type Principal } from '../../auth/principal.js';
+import type { TokenVerifier } from '../../auth/token-verifier.js';
+import type { BusChange, LiveBus, LiveSink } from './live-bus.js';
+
+/** At most one device message per this many ms: a fleet that all changes at once is a few messages a second. */
+export const LIVE_SEND_INTERVAL_MS = 250;
+/** Past this many devices waiting for one stream, it is told to read everything again instead. */
+export const LIVE_PENDING_MAX = 200;
+/** Bytes a browser may leave unread before its stream is closed (it opens again and reads everything). */
+export const LIVE_BUFFER_MAX = 256 * 1024;
+/** The longest a timer may wait in Node.js. */
+const TIMER_MAX_MS = 2 ** 31 - 1;
+
+export interface LiveStreamDeps {
+  verifier: TokenVerifier;
+  /** The organizations a person belongs to (read again when their access changes). */
+  organizationsOf(username: string): Promise<string[]>;
+  bus: LiveBus;
+  log: { info(o: object, m: string): void; debug(o: object, m: string): void };
+}
+
+/**
+ * One page's live socket: it waits for the access token, then forwards the changes the person may
+ * see (devices of their organizations; servers to realm administrators), gathered per device and
+ * sent at most every LIVE_SEND_INTERVAL_MS. It ends when the token expires.
+ */
+export class LiveStream implements LiveSink {
+  private principal?: Principal;
+  private admin = false;
+  private orgs = new Set<string>();
+  private pending = new Map<string, { org: string; online?: boolean; parts: Set<LivePart> }>();
+  private resyncDue = false;
+  private serversDue = false;
+  private lastSent = 0;
+  private sendTimer?: NodeJS.Timeout;
+  private endTimer?: NodeJS.Timeout;
+  private ended = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly deps: LiveStreamDeps,
+  ) {
+    this.endTimer = setTimeout(() => this.close(LiveClose.Unauthorized, 'No access token was sent.'), LIVE_AUTH_TIMEOUT_MS);
+    socket.once('message', (data) => void this.hello(String(data)));
+    socket.on('close', () => this.end());
+    socket.on('error', () => this.end());
+  }
+
+  private async hello(text: string) {
+    let token: string;
+    try {
+      token = liveHelloSchema.parse(JSON.parse(text)).token;
+    } catch {
+      return this.close(LiveClose.Unauthorized, 'The first message must be {"token": "<access token>"}.');
+    }
+    try {
+      this.principal = await this.deps.verifier.verify(token);
+    } catch (err) {
+      return this.close(LiveClose.Unauthorized, (err as Error).message);
+    }
+    if (this.ended) return;
+    // The verifier required `exp`: the stream ends with the token, and a renewed token opens a new one.
+    const expiresAt = decodeJwt(token).exp! * 1000;
+    clearTimeout(this.endTimer);
+    this.endTimer = setTimeout(() => this.close(LiveClose.Unauthorized, 'The access token expired.'), Math.min(Math.max(0, expiresAt - Date.now()), TIMER_MAX_MS));
+    this.admin = hasRole(this.principal, 'ADMIN');
+    this.orgs = new Set(await this.deps.organizationsOf(this.principal.username));
+    if (this.ended) return;
+    this.deps.bus.attach(this);
+    this.deps.log.debug({ user: this.principal.username, organizations: this.orgs.size }, 'live stream opened');
+    this.write({ type: 'ready', expiresAt: new Date(expiresAt).toISOString() });
+  }
+
+  devices(changes: BusChange[]): void {
+    if (this.resyncDue) return;
+    for (const c of changes) {
+      if (!this.orgs.has(c.org)) continue;
+      const entry = this.pending.get(c.id) ?? { org: c.org, parts: new Set<LivePart>() };
+      c.parts.forEach((p) => entry.parts.add(p));
+      if (c.online !== undefined) entry.online = c.online;
+      this.pending.set(c.id, entry);
+      if (this.pending.size > LIVE_PENDING_MAX) {
+        // Listing them all would be more than reading the page again.
+        this.pending.clear();
+        this.resyncDue = true;
+        break;
+      }
+    }
+    this.schedule();
+  }
+
+  servers(): void {
+    if (!this.admin) return;
+    this.serversDue = true;
+    this.schedule();
+  }
+
+  access(org: string, user?: string): void {
+    const principal = this.principal;
+    if (!principal || (!this.orgs.has(org) && user !== principal.username)) return;
+    // A member who was removed hears nothing more of it from now; read again whether they still belong.
+    this.orgs.delete(org);
+    for (const [id, e] of this.pending) if (e.org === org) this.pending.delete(id);
+    void this.deps
+      .organizationsOf(principal.username)
+      .then((orgs) => {
+        this.orgs = new Set(orgs);
+        this.resync();
+      })
+      .catch(() => this.close(LiveClose.GoingAway, 'Your access could not be checked.'));
+  }
+
+  resync(orgs?: Set<string>): void {
+    if (orgs && ![...orgs].some((o) => this.orgs.has(o))) return;
+    this.pending.clear();
+    this.resyncDue = true;
+    this.schedule();
+  }
+
+  close(code: number, reason: string): void {
+    // A close reason is at most 123 bytes.
+    if (!this.ended) this.socket.close(code, reason.slice(0, 120));
+    this.end();
+  }
+
+  private schedule() {
+    if (this.sendTimer || this.ended || !this.principal) return;
+    const wait = Math.max(0, this.lastSent + LIVE_SEND_INTERVAL_MS - Date.now());
+    this.sendTimer = setTimeout(() => this.send(), wait);
+  }
+
+  private send() {
+    this.sendTimer = undefined;
+    this.lastSent = Date.now();
+    if (this.resyncDue) {
+      this.resyncDue = false;
+      this.pending.clear();
+      this.write({ type: 'resync' });
+    } else if (this.pending.size) {
+      const changes = [...this.pending].map(([id, e]) => ({ id, ...(e.online === undefined ? {} : { online: e.online }), parts: [...e.parts] }));
+      this.pending.clear();
+      this.write({ type: 'devices', changes });
+    }
+    if (this.serversDue) {
+      this.serversDue = false;
+      this.write({ type: 'servers' });
+    }
+  }
+
+  private write(message: LiveMessage) {
+    if (this.ended) return;
+    // A browser that does not read its socket would have the console keep its events without end.
+    if (this.socket.bufferedAmount > LIVE_BUFFER_MAX) return this.close(LiveClose.TooSlow, 'Too many events waited to be read.');
+    this.socket.send(JSON.stringify(message));
+  }
+
+  private end() {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.endTimer);
+    clearTimeout(this.sendTimer);
+    this.pending.clear();
+    this.deps.bus.detach(this);
+  }
+}

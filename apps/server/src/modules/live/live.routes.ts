@@ -1,0 +1,78 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ErrorCode, LIVE_PATH, LiveClose } from '@fleetlink/contract';
+import type { FastifyInstance } from 'fastify';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { TokenVerifier } from '../../auth/token-verifier.js';
+import type { LiveBus } from './live-bus.js';
+import { LiveStream } from './live-stream.js';
+
+/** Open live sockets one console keeps; past it a page falls back on its 60-second refresh. */
+export const LIVE_STREAMS_MAX = 20_000;
+/** A socket that answers no ping within this long is gone (a closed laptop, a dropped network). */
+const PING_EVERY_MS = 30_000;
+
+export interface LiveOptions {
+  verifier: TokenVerifier;
+  organizationsOf(username: string): Promise<string[]>;
+  bus: LiveBus;
+  /** The console's own origin (PUBLIC_URL's): the only page that may open the socket. */
+  origin: string;
+}
+
+/**
+ * GET /api/live upgraded to a WebSocket (issue 61). Fastify's routes do not see upgrades, so the
+ * checks a route's hooks would make are made here: the page's Origin must be the console's own (a
+ * browser always sends it on a WebSocket, so another site's page cannot open one with a stolen
+ * token), the token comes as the first message (live-stream.ts), and each socket is pinged.
+ */
+export function registerLive(app: FastifyInstance, o: LiveOptions): void {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 });
+  const alive = new WeakSet<WebSocket>();
+  const log = app.log.child({ module: 'live' });
+
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== LIVE_PATH) return refuse(socket, 404, `There is no WebSocket at ${path}.`);
+    if (req.headers.origin !== o.origin) {
+      log.info({ origin: req.headers.origin ?? null }, 'live socket refused: not opened by a page of this console');
+      return refuse(socket, 403, 'Live updates are only for pages of this console (the Origin header must be its own).');
+    }
+    if (wss.clients.size >= LIVE_STREAMS_MAX) return refuse(socket, 503, 'Too many live connections are open; the page refreshes every minute instead.');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      alive.add(ws);
+      ws.on('pong', () => alive.add(ws));
+      new LiveStream(ws, { verifier: o.verifier, organizationsOf: o.organizationsOf, bus: o.bus, log });
+    });
+  });
+
+  const pings = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  }, PING_EVERY_MS).unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(pings);
+    o.bus.close();
+    for (const ws of wss.clients) ws.close(LiveClose.GoingAway, 'The console is stopping.');
+    // Sockets that do not answer the close in a moment are cut.
+    await new Promise<void>((resolve) => setTimeout(resolve, wss.clients.size ? 200 : 0));
+    for (const ws of wss.clients) ws.terminate();
+    wss.close();
+  });
+}
+
+/** An HTTP answer on a socket that asked to be upgraded, then closed. */
+function refuse(socket: Duplex, status: number, message: string) {
+  const body = JSON.stringify({ code: status === 403 ? ErrorCode.Forbidden : status === 404 ? ErrorCode.NotFound : ErrorCode.Unavailable, message });
+  const reason = { 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status];
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,71 @@
+import { LIVE_PATH, liveMessageSchema, type LiveDeviceChange, type LiveMessage } from '@fleetlink/contract';
+import WebSocket from 'ws';
+
+/** A live socket as a page holds it: every message it got, and how it ended. */
+export interface LiveClient {
+  messages: LiveMessage[];
+  /** Device changes received so far, flattened. */
+  changes(): LiveDeviceChange[];
+  /** Resolves with the first message (from now on, or already received after `from`) that matches. */
+  next(match: (m: LiveMessage) => boolean, timeoutMs?: number, from?: number): Promise<LiveMessage>;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): void;
+}
+
+/**
+ * Opens the console's live socket as the SPA does: the console's own Origin unless told otherwise,
+ * then the token as the first message; resolves once the console said `ready` (or closed).
+ */
+export function openLive(consoleUrl: string, token: string | null, o: { origin?: string | null; hello?: string } = {}): Promise<LiveClient> {
+  const url = consoleUrl.replace(/^http/, 'ws') + LIVE_PATH;
+  const origin = o.origin === undefined ? new URL(consoleUrl).origin : o.origin;
+  const ws = new WebSocket(url, origin ? { origin } : {});
+  const messages: LiveMessage[] = [];
+  const waiters = new Set<() => void>();
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  ws.on('message', (data) => {
+    messages.push(liveMessageSchema.parse(JSON.parse(String(data))));
+    waiters.forEach((w) => w());
+  });
+  const client: LiveClient = {
+    messages,
+    changes: () => messages.flatMap((m) => (m.type === 'devices' ? m.changes : [])),
+    closed,
+    close: () => ws.close(),
+    next(match, timeoutMs = 5000, from = messages.length) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = messages.slice(from).find(match);
+          if (!found) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching live message within ${timeoutMs} ms; got ${JSON.stringify(messages.slice(from))}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+  return new Promise((resolve, reject) => {
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => reject(Object.assign(new Error(`live socket refused: ${res.statusCode} ${body}`), { status: res.statusCode, body })));
+    });
+    ws.once('error', reject);
+    ws.once('open', () => {
+      if (o.hello !== undefined) ws.send(o.hello);
+      else if (token !== null) ws.send(JSON.stringify({ token }));
+      // Ready, or closed (a refused token): either way the caller looks at what came.
+      void Promise.race([client.next((m) => m.type === 'ready', 10_000, 0).catch(() => undefined), closed]).then(() => resolve(client));
+    });
+  });
+}
+
+/** True when the device's changes include this online state. */
+export const sawOnline = (online: boolean, deviceId: string) => (m: LiveMessage) =>
+  m.type === 'devices' && m.changes.some((c) => c.id === deviceId && c.online === online);

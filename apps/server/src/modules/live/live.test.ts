@@ -1,0 +1,129 @@
+import { LiveClose } from '@fleetlink/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeKeycloak, type FakeKeycloak } from '../../testing/fake-keycloak.js';
+import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
+import {
+  embeddedSetup,
+  onlineMemberDevice,
+  spawnAgent,
+  tearDown,
+  ADMIN_EMAIL,
+  USER_EMAIL,
+  waitFor,
+  type AgentProcess,
+  type MessagingSetup,
+  type OnlineMemberDevice,
+} from '../broker/broker.test-support.js';
+import { openLive, sawOnline, type LiveClient } from './live.test-support.js';
+
+/** The agent's MQTT keep-alive is at least 5 s; its will is sent at once when its socket closes. */
+const KEEPALIVE_MS = 5000;
+
+describe.skipIf(process.platform !== 'linux')('live updates (issue 61)', () => {
+  let s: MessagingSetup;
+  let d: OnlineMemberDevice;
+  const cleanup = { agents: [] as AgentProcess[], dirs: [] as string[] };
+  const streams: LiveClient[] = [];
+  const live = async (token: string | null, o?: Parameters<typeof openLive>[2]) => {
+    const client = await openLive(s.tc.url, token, o);
+    streams.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    s = await embeddedSetup();
+    d = await onlineMemberDevice(s, 'live device', cleanup);
+  }, 60_000);
+
+  afterAll(async () => {
+    streams.forEach((c) => c.close());
+    await tearDown(s, cleanup);
+  });
+
+  it('refuses a socket opened by another site, or with no Origin, before it is upgraded', async () => {
+    await expect(live(d.user, { origin: 'https://evil.example' })).rejects.toMatchObject({ status: 403 });
+    await expect(live(d.user, { origin: null })).rejects.toMatchObject({ status: 403, body: expect.stringContaining('Origin') });
+  });
+
+  it('closes a socket whose first message is not a valid access token', async () => {
+    const none = await live(null, { hello: '{}' });
+    expect(await none.closed).toMatchObject({ code: LiveClose.Unauthorized });
+    const forged = await live(`${d.user.slice(0, -4)}AAAA`);
+    expect(await forged.closed).toMatchObject({ code: LiveClose.Unauthorized, reason: 'The access token is not valid.' });
+    expect(none.messages.concat(forged.messages)).toEqual([]);
+  });
+
+  it("tells members at once when the device's agent dies and when it comes back; a non-member hears nothing", async () => {
+    const member = await live(d.user);
+    const stranger = await live(d.guest);
+    expect(member.messages[0]).toMatchObject({ type: 'ready' });
+
+    const killedAt = Date.now();
+    await d.agent.kill();
+    await member.next(sawOnline(false, d.device.id), KEEPALIVE_MS + 1000);
+    expect(Date.now() - killedAt).toBeLessThan(KEEPALIVE_MS + 1000);
+
+    const startedAt = Date.now();
+    const from = member.messages.length;
+    const again = spawnAgent({ server: s.tc.url, device: d.device.id, dataDir: cleanup.dirs.at(-1)! });
+    cleanup.agents.push(again);
+    await member.next(sawOnline(true, d.device.id), 15_000);
+    const online = Date.now() - startedAt;
+    // Properties follow the connection (often in the same message).
+    await member.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === d.device.id && c.parts.includes('reported')), 10_000, from);
+    expect(online).toBeLessThan(15_000);
+    expect(stranger.changes().filter((c) => c.id === d.device.id)).toEqual([]);
+    expect(stranger.messages.map((m) => m.type)).toEqual(['ready']);
+  }, 40_000);
+
+  it('tells members of a change a person made, and a member removed hears nothing more of the organization', async () => {
+    const member = await live(d.user);
+    const admin = await live(d.admin);
+    const rename = (name: string) => s.tc.call(ADMIN_EMAIL, 'PUT', `/api/device/${d.device.id}`, { name, tags: [], branch: 'PRODUCTION', organization: d.device.organizationId });
+    expect((await rename('renamed once')).status).toBe(200);
+    await member.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === d.device.id && c.parts.includes('settings')));
+
+    const org = (await s.tc.call(ADMIN_EMAIL, 'GET', `/api/organization/${d.device.organizationId}`)).body;
+    const membership = org.users.find((u: { email: string }) => u.email === USER_EMAIL);
+    expect((await s.tc.call(ADMIN_EMAIL, 'DELETE', `/api/organization/${d.device.organizationId}/user/${membership.id}`)).status).toBe(204);
+    // The removed member's page is told to read again (and its reads now say the device is not found).
+    await member.next((m) => m.type === 'resync');
+    const from = member.messages.length;
+    expect((await rename('renamed twice')).status).toBe(200);
+    await admin.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === d.device.id && c.parts.includes('settings')), 5000, admin.messages.length - 1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(member.messages.slice(from)).toEqual([]);
+  });
+
+  it('sends server changes to realm administrators only', async () => {
+    const admin = await live(d.admin);
+    const member = await live(d.guest);
+    expect((await s.tc.call(ADMIN_EMAIL, 'GET', '/api/servers-reload')).status).toBeLessThan(300);
+    await admin.next((m) => m.type === 'servers');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(member.messages.map((m) => m.type)).toEqual(['ready']);
+  });
+});
+
+describe('live updates and the access token', () => {
+  let kc: FakeKeycloak;
+  let c: TestConsole;
+  beforeAll(async () => {
+    kc = await startFakeKeycloak();
+    c = await startTestConsole({ OIDC_ISSUER: kc.issuer });
+  });
+  afterAll(async () => {
+    await c?.close();
+    await kc?.close();
+  });
+
+  it('refuses an expired token, and ends the stream when its token expires', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await openLive(c.url, await kc.sign({ exp: now - 60 }));
+    expect(await expired.closed).toEqual({ code: LiveClose.Unauthorized, reason: 'The access token has expired. Sign in again.' });
+
+    const shortLived = await openLive(c.url, await kc.sign({ exp: now + 2 }));
+    expect(shortLived.messages).toEqual([{ type: 'ready', expiresAt: new Date((now + 2) * 1000).toISOString() }]);
+    expect(await shortLived.closed).toEqual({ code: LiveClose.Unauthorized, reason: 'The access token expired.' });
+  });
+});

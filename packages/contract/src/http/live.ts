@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/**
+ * Live updates (issue 61): one WebSocket per page. The browser opens it, then sends its access token
+ * as the first message (a bearer token, never a cookie, and never in the URL, where logs keep it);
+ * the console answers `ready` and from then on small change events the page applies to its cache.
+ */
+export const LIVE_PATH = '/api/live';
+
+/** How long the console waits for the token after the socket opened. */
+export const LIVE_AUTH_TIMEOUT_MS = 10_000;
+
+/** The one message the browser sends: its access token. */
+export const liveHelloSchema = z.object({ token: z.string().min(1).max(16_384) });
+export type LiveHello = z.infer<typeof liveHelloSchema>;
+
+/**
+ * What changed about a device, each part naming what the page reads again:
+ * - `state`: online/offline, last response, latency;
+ * - `reported`: properties, addresses, drives and monitor readings the agent reported;
+ * - `metrics`: a load sample;
+ * - `tunnels`: a tunnel's state or mapping, or the tunnel list;
+ * - `monitors`: the monitor list;
+ * - `drives`: a drive scan started or ended;
+ * - `settings`: name, description, tags, branch, organization (a person edited it);
+ * - `removed`: the device was deleted.
+ */
+export const livePartSchema = z.enum(['state', 'reported', 'metrics', 'tunnels', 'monitors', 'drives', 'settings', 'removed']);
+export type LivePart = z.infer<typeof livePartSchema>;
+
+export const liveDeviceChangeSchema = z.object({
+  id: z.string(),
+  /** Present when its online state changed: the new one. */
+  online: z.boolean().optional(),
+  parts: z.array(livePartSchema),
+});
+export type LiveDeviceChange = z.infer<typeof liveDeviceChangeSchema>;
+
+export const liveMessageSchema = z.discriminatedUnion('type', [
+  /** The token was accepted; the stream ends at the token's expiry (ISO time). */
+  z.object({ type: z.literal('ready'), expiresAt: z.string() }),
+  /** Devices of the person's organizations that changed since the last message, one entry each. */
+  z.object({ type: z.literal('devices'), changes: z.array(liveDeviceChangeSchema) }),
+  /** Message servers or tunnel proxies changed (status, utilization): realm administrators only. */
+  z.object({ type: z.literal('servers') }),
+  /**
+   * More changed than is worth telling one by one (or the console may have missed some): the page
+   * reads again what it shows.
+   */
+  z.object({ type: z.literal('resync') }),
+]);
+export type LiveMessage = z.infer<typeof liveMessageSchema>;
+
+/** Close codes of the live socket, in the 4000 range the WebSocket protocol leaves to applications. */
+export const LiveClose = {
+  /** No token in time, a token not accepted, or the token expired: open again with a fresh one. */
+  Unauthorized: 4401,
+  /** The browser did not keep up with its events: open again and read everything once. */
+  TooSlow: 4408,
+  /** The console is stopping. */
+  GoingAway: 1001,
+} as const;
