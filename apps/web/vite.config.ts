@@ -42,6 +42,9 @@ export default defineConfig({
     port: 5173,
     // In development the API and the built-in identity provider run on the console server.
     proxy: {
+      // The live socket first (issue 61). The console takes it only from its own origin (PUBLIC_URL,
+      // the console's port in development): the dev server speaks for its pages.
+      '/api/live': { target: apiServer, ws: true, configure: (proxy) => proxy.on('proxyReqWs', (req) => req.setHeader('origin', apiServer)) },
       '/api': apiServer,
       '/idp': apiServer,
     },

@@ -8,6 +8,8 @@ export interface LiveDevice {
   organizationId: string;
   deviceId: string;
   agent: AgentProcess;
+  /** Starts the agent again after it was killed (its data folder kept its credentials). */
+  restart(): AgentProcess;
   /** Stops the agent and removes its data folder. */
   stop(): Promise<void>;
 }
@@ -36,7 +38,7 @@ export async function startLiveDevice(suite: ConsoleSuite, names: { organization
   const device = await suite.api(admin, 'POST', '/api/device', { organization: organizationId, name: names.device, branch: 'PRODUCTION' });
   expect(device.status, JSON.stringify(device.body)).toBe(201);
   const dataDir = tempDir('fleetlink-agent-e2e-');
-  const agent = spawnAgent({ server: suite.stack.url, device: device.body.id, key: device.body.installationId, dataDir });
+  let agent = spawnAgent({ server: suite.stack.url, device: device.body.id, key: device.body.installationId, dataDir });
   const stop = async () => {
     await agent.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
@@ -49,5 +51,13 @@ export async function startLiveDevice(suite: ConsoleSuite, names: { organization
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  return { organizationId, deviceId: device.body.id, agent, stop };
+  return {
+    organizationId,
+    deviceId: device.body.id,
+    get agent() {
+      return agent;
+    },
+    restart: () => (agent = spawnAgent({ server: suite.stack.url, device: device.body.id, dataDir })),
+    stop,
+  };
 }

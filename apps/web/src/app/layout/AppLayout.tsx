@@ -4,6 +4,7 @@ import { TopNav } from '../nav/TopNav';
 import { useAlertsStayOnTheirPage } from '../toasts/useAlertsStayOnTheirPage';
 import { AppFooter } from './AppFooter';
 import { useScrollOnNavigation } from './useScrollOnNavigation';
+import { useLiveUpdates } from '../../features/live/useLiveUpdates';
 
 export const HEADER_HEIGHT = 60;
 
@@ -11,6 +12,7 @@ export const HEADER_HEIGHT = 60;
 export function AppLayout() {
   useScrollOnNavigation();
   useAlertsStayOnTheirPage();
+  useLiveUpdates();
   return (
     <AppShell header={{ height: HEADER_HEIGHT }} padding={0}>
       <AppShell.Header>

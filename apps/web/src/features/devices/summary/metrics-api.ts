@@ -6,7 +6,7 @@ import { DEVICE_REFRESH_MS, deviceKeys } from '../device-api';
 /** While an online device has not sent its first samples yet, look again sooner than the usual 60 s. */
 const FIRST_SAMPLES_RETRY_MS = 10_000;
 
-const metricKeys = {
+export const metricKeys = {
   load: (id: string) => [...deviceKeys.detail(id), 'metrics'] as const,
   timeline: (id: string, interval: 'DAY' | 'WEEK') => [...deviceKeys.detail(id), 'timeline', interval] as const,
 };

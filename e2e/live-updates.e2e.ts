@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpEcho } from '../apps/server/src/modules/tunnels/local-service.test-support.js';
+import { admin, user } from './support/accounts';
+import { useConsoleSuite } from './support/console-suite';
+import { startLiveDevice, type LiveDevice } from './support/live-device';
+import { screenshotPath } from './support/screenshots';
+
+/**
+ * Issue 61, Playwright: pages change in place, well within the 60-second refresh, when the fleet
+ * changes: the device page shows Offline when its agent is killed and Online when it is back, and a
+ * tunnel connected from a second browser shows connected in the first. No page is reloaded.
+ */
+
+const TEST_TIMEOUT_MS = 120_000;
+/** Far below the pages' 60-second refresh: only the live channel can be this quick. */
+const LIVE_MS = 5000;
+const STAMP = Date.now().toString(36);
+
+const suite = useConsoleSuite();
+let live: LiveDevice | undefined;
+
+beforeAll(async () => {
+  live = await startLiveDevice(suite, { organization: `Live ${STAMP}`, device: `Live box ${STAMP}` });
+}, TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await live?.stop();
+});
+
+describe('live updates', () => {
+  it('show a device going offline and coming back on its page, without a reload', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page, pageErrors } = await suite.signedIn(user, `/devices/${live!.deviceId}`);
+    // The status icon beside the device's name.
+    const header = page.getByRole('heading', { name: `Live box ${STAMP}` }).locator('xpath=../..');
+    await header.getByRole('img', { name: 'Online' }).waitFor();
+    let loads = 0;
+    page.on('load', () => loads++);
+
+    const killedAt = Date.now();
+    await live!.agent.kill();
+    await header.getByRole('img', { name: 'Offline' }).waitFor({ timeout: LIVE_MS });
+    const offlineAfter = Date.now() - killedAt;
+    await page.screenshot({ path: screenshotPath('live-offline.png'), fullPage: true });
+
+    const startedAt = Date.now();
+    live!.restart();
+    await header.getByRole('img', { name: 'Online' }).waitFor({ timeout: 20_000 });
+    const onlineAfter = Date.now() - startedAt;
+    // The agent needs a few seconds to start and connect; the page follows its state message.
+    expect(offlineAfter).toBeLessThan(LIVE_MS);
+    expect(onlineAfter).toBeLessThan(20_000);
+    expect(loads).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a tunnel connected from another browser', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const echo = await startTcpEcho();
+    try {
+      const name = `Live TCP ${STAMP}`;
+      const watcher = await suite.signedIn(user, `/devices/${live!.deviceId}/tunnels`);
+      await watcher.page.getByTestId('device-id').waitFor();
+
+      // Registered elsewhere: the watching page lists it without being told.
+      const created = await suite.api(admin, 'POST', `/api/device/${live!.deviceId}/tunnel`, { type: 'TCP', port: echo.port, name });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const watched = watcher.page.getByTestId('tunnel-card').filter({ hasText: name });
+      await watched.waitFor({ timeout: LIVE_MS });
+      expect(await watched.getByTestId('tunnel-state').innerText()).toBe('disconnected');
+
+      const operator = await suite.signedIn(admin, `/devices/${live!.deviceId}/tunnels`);
+      const card = operator.page.getByTestId('tunnel-card').filter({ hasText: name });
+      await card.getByRole('button', { name: 'Connect' }).click();
+      await expect.poll(() => card.getByTestId('tunnel-state').innerText(), { timeout: 30_000 }).toBe('connected');
+      const connectedAt = Date.now();
+      await expect.poll(() => watched.getByTestId('tunnel-state').innerText(), { timeout: LIVE_MS, interval: 100 }).toBe('connected');
+      expect(Date.now() - connectedAt).toBeLessThan(LIVE_MS);
+      expect(await watched.getByTestId('tunnel-mapping').innerText()).toMatch(/:\d+$/);
+      await watcher.page.screenshot({ path: screenshotPath('live-tunnel-connected.png'), fullPage: true });
+      expect(watcher.pageErrors.concat(operator.pageErrors)).toEqual([]);
+    } finally {
+      await echo.close();
+    }
+  });
+});
