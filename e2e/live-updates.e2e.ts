@@ -16,7 +16,8 @@ const TEST_TIMEOUT_MS = 120_000;
 const LIVE_MS = 5000;
 const STAMP = Date.now().toString(36);
 
-const suite = useConsoleSuite();
+// Access tokens of 30 s (the least the console takes): the page renews its token every 10 s or so.
+const suite = useConsoleSuite({ IDP_ACCESS_TOKEN_TTL: '30' });
 let live: LiveDevice | undefined;
 
 beforeAll(async () => {
@@ -80,5 +81,30 @@ describe('live updates', () => {
     } finally {
       await echo.close();
     }
+  });
+
+  it('stays live across token renewals and a console restart, and says nothing alarming meanwhile', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page, pageErrors } = await suite.signedIn(user, `/devices/${live!.deviceId}`);
+    const header = page.getByRole('heading', { name: `Live box ${STAMP}` }).locator('xpath=../..');
+    await header.getByRole('img', { name: 'Online' }).waitFor({ timeout: 20_000 });
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+
+    // A renewal opens a new socket with the new token (and the old one closes once the new one is ready).
+    await expect.poll(() => sockets.length, { timeout: 40_000, interval: 500 }).toBeGreaterThanOrEqual(1);
+    expect(new Set(sockets)).toEqual(new Set([`${suite.stack.url.replace('http', 'ws')}/api/live`]));
+
+    // The console goes away and comes back: the page opens again by itself and hears the fleet.
+    await suite.stack.restart();
+    await header.getByRole('img', { name: 'Online' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => sockets.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 2000));
+    const killedAt = Date.now();
+    await live!.agent.kill();
+    await header.getByRole('img', { name: 'Offline' }).waitFor({ timeout: LIVE_MS });
+    expect(Date.now() - killedAt).toBeLessThan(LIVE_MS);
+    live!.restart();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 });

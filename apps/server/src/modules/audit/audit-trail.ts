@@ -26,7 +26,7 @@ const DELETES: ReadonlySet<AuditKind> = new Set([AuditKind.DeviceDelete, AuditKi
 type ErrorLog = { error(obj: object, msg: string): void };
 
 /** Told of every action that succeeded, with the organization it concerned (live updates follow them). */
-export type AfterAction = (action: AuditAction) => void;
+export type AfterAction = (action: AuditAction, actor: Actor) => void;
 
 /**
  * The one way services write the audit trail (DESIGN §5: services, never routes). `track` wraps an
@@ -87,7 +87,7 @@ export class AuditTrail {
       details: action.details ?? {},
       ...outcome,
     };
-    if (outcome.outcome === 'ok') this.after?.({ ...action, organizationId: entry.organizationId ?? undefined });
+    if (outcome.outcome === 'ok') this.after?.({ ...action, organizationId: entry.organizationId ?? undefined }, actor);
     try {
       await this.repo.append(entry);
     } catch (err) {

@@ -32,20 +32,20 @@ const SERVER_KINDS: ReadonlySet<AuditKind> = new Set([
   AuditKind.DeviceDelete,
 ]);
 
-/** Actions that change who belongs to an organization. */
-const ACCESS_KINDS: ReadonlySet<AuditKind> = new Set([AuditKind.MemberAdd, AuditKind.MemberRemove, AuditKind.OrganizationDelete]);
+/** Actions that change who belongs to an organization (its creator joins the one created). */
+const ACCESS_KINDS: ReadonlySet<AuditKind> = new Set([AuditKind.OrganizationCreate, AuditKind.MemberAdd, AuditKind.MemberRemove, AuditKind.OrganizationDelete]);
 
 /**
  * Every action a person (or an agent enrolling) takes goes through the audit trail, once, after it
  * succeeded: the one place that tells the live channel what changed, whichever service acted.
  */
 export function liveAfterAction(live: LiveChanges): AfterAction {
-  return (action) => {
+  return (action, actor) => {
     const part = DEVICE_PARTS[action.kind];
     if (part && action.deviceId) live.device(action.deviceId, part, { org: action.organizationId });
     if (SERVER_KINDS.has(action.kind)) live.servers();
     if (ACCESS_KINDS.has(action.kind) && action.organizationId) {
-      const email = action.details?.email;
+      const email = action.kind === AuditKind.OrganizationCreate ? actor.username : action.details?.email;
       live.access(action.organizationId, typeof email === 'string' ? email.toLowerCase() : undefined);
     }
   };

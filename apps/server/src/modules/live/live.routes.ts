@@ -57,7 +57,8 @@ export function registerLive(app: FastifyInstance, o: LiveOptions): void {
     }
   }, PING_EVERY_MS).unref();
 
-  app.addHook('onClose', async () => {
+  // Before the server stops listening: it waits for every open connection, upgraded sockets too.
+  app.addHook('preClose', async () => {
     clearInterval(pings);
     o.bus.close();
     for (const ws of wss.clients) ws.close(LiveClose.GoingAway, 'The console is stopping.');

@@ -126,4 +126,13 @@ describe('live updates and the access token', () => {
     expect(shortLived.messages).toEqual([{ type: 'ready', expiresAt: new Date((now + 2) * 1000).toISOString() }]);
     expect(await shortLived.closed).toEqual({ code: LiveClose.Unauthorized, reason: 'The access token expired.' });
   });
+
+  it('closes the open sockets at once when the console stops (they would hold its stop for a minute)', async () => {
+    const open = await openLive(c.url, await kc.sign({}));
+    expect(open.messages.map((m) => m.type)).toEqual(['ready']);
+    const stopping = Date.now();
+    await c.stop();
+    expect(await open.closed).toEqual({ code: LiveClose.GoingAway, reason: 'The console is stopping.' });
+    expect(Date.now() - stopping).toBeLessThan(3000);
+  });
 });

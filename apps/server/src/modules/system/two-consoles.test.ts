@@ -22,6 +22,7 @@ import {
   type AgentProcess,
   type MosquittoProcess,
 } from '../broker/broker.test-support.js';
+import { openLive, sawOnline } from '../live/live.test-support.js';
 import { manifest, tarGz } from '../releases/bundle-archives.test-support.js';
 import { startS3, type S3Server } from '../transfers/s3.test-support.js';
 import { ingressGet, startLocalService, type LocalService } from '../tunnels/local-service.test-support.js';
@@ -393,6 +394,31 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       expect(commandOutputSchema.parse(atA.body).stdout.trim()).toBe('back');
       expect(await periods()).toBe(1);
     });
+  });
+
+  it("tells a page on either console what the other learned: a device's states and a person's change (issue 61)", async () => {
+    // Both pages as the balancer's origin would open them (PUBLIC_URL), one at each console.
+    // (Its organization is made first: a page learns of organizations it joins through the console's API.)
+    const device = await memberDevice(b.database.db, 'watched live');
+    const origin = new URL(lb.url).origin;
+    const [onA, onB] = await Promise.all([openLive(urlOf('A'), user, { origin }), openLive(urlOf('B'), user, { origin })]);
+    try {
+      const dataDir = tempDir('fleetlink-agent-');
+      dirs.push(dataDir);
+      const agent = spawnAgent({ server: lb.url, device: device.id, key: device.key, dataDir });
+      agents.push(agent);
+      // The online state went to one console (a shared subscription); both pages heard it.
+      await Promise.all([onA.next(sawOnline(true, device.id), 10_000, 0), onB.next(sawOnline(true, device.id), 10_000, 0)]);
+      await agent.kill();
+      await Promise.all([onA.next(sawOnline(false, device.id), 6000, 0), onB.next(sawOnline(false, device.id), 6000, 0)]);
+      // A person's change at A reaches the page at B.
+      const renamed = await call('A', 'PUT', `/api/device/${device.id}`, { name: 'renamed live', tags: [], branch: 'PRODUCTION', organization: device.organizationId });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      await onB.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === device.id && c.parts.includes('settings')), 3000, 0);
+    } finally {
+      onA.close();
+      onB.close();
+    }
   });
 
   // Last: it leaves this address without enrollments for a minute.
