@@ -32,11 +32,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { startConsole } from '../apps/server/src/console.js';
 import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
-import { parseEnv } from '../apps/server/src/env.js';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
-import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
+import { createTestDatabase } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters } from './fleet-agents.js';
-import { endOnSignalsAndAfter, enrollAll, fleetSettings, log, startSimulators, stopChildren } from './fleet-support.js';
+import { benchConsoleEnv, endOnSignalsAndAfter, enrollAll, fleetSettings, log, startSimulators, stopChildren } from './fleet-support.js';
 import { procSample } from './proc-sample.js';
 import { percentile } from './percentile.js';
 
@@ -59,15 +58,7 @@ const freshPostgres = () => (process.env.DATABASE_URL ? Promise.resolve(undefine
 const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-fleet-'));
 const fresh = await freshPostgres();
 const databaseUrl = process.env.DATABASE_URL ?? fresh?.url;
-const port = await freePort();
-const env = parseEnv({
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  PUBLIC_URL: `http://127.0.0.1:${port}`,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  MQTT_EMBEDDED_PORT: String(await freePort()),
-  MQTT_EMBEDDED_HOST: '127.0.0.1',
+const env = await benchConsoleEnv(dataDir, {
   AGENT_HEARTBEAT_SECONDS: String(HEARTBEAT),
   AGENT_METRICS_SECONDS: String(METRICS),
   ENROLL_RATE_LIMIT: String(Math.max(100, N * 2)),

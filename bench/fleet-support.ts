@@ -2,6 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv, type Env } from '../apps/server/src/env.js';
+import { freePort } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters, FleetPlan } from './fleet-agents.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -104,3 +106,18 @@ export function fleetSettings(defaultConnectRate: number) {
 
 /** A log line with the time of day. */
 export const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+/** A console of a bench run: on free ports of 127.0.0.1 with its embedded broker, quiet logs, and `extra` over that. */
+export async function benchConsoleEnv(dataDir: string, extra: Record<string, string>): Promise<Env> {
+  const port = await freePort();
+  return parseEnv({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    MQTT_EMBEDDED_PORT: String(await freePort()),
+    MQTT_EMBEDDED_HOST: '127.0.0.1',
+    ...extra,
+  });
+}

@@ -23,11 +23,10 @@ import { eq, sql } from 'drizzle-orm';
 import { WebSocketServer } from 'ws';
 import { startConsole } from '../apps/server/src/console.js';
 import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
-import { parseEnv } from '../apps/server/src/env.js';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
-import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
+import { createTestDatabase } from '../apps/server/src/testing/test-console.js';
 import type { Latencies, LiveCommand, LivePlan } from './live-clients.js';
-import { enrollAll, log } from './fleet-support.js';
+import { benchConsoleEnv, enrollAll, log } from './fleet-support.js';
 
 const STREAMS = Number(process.env.LIVE_STREAMS ?? 1000);
 const DEVICES = Number(process.env.LIVE_DEVICES ?? 1000);
@@ -55,15 +54,7 @@ const cpuOver = async <T>(work: () => Promise<T>): Promise<{ result: T; cpu: num
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-live-bench-'));
 const fresh = process.env.TEST_DATABASE_URL ? await createTestDatabase('fleetlink_live') : undefined;
-const port = await freePort();
-const env = parseEnv({
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  PUBLIC_URL: `http://127.0.0.1:${port}`,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  MQTT_EMBEDDED_PORT: String(await freePort()),
-  MQTT_EMBEDDED_HOST: '127.0.0.1',
+const env = await benchConsoleEnv(dataDir, {
   TUNNEL_SSH_PORT: '0',
   ENROLL_RATE_LIMIT: String(Math.max(100, DEVICES * 2)),
   // One token for the whole run.
@@ -119,10 +110,10 @@ try {
   const online = async () => Number((await db.execute<{ n: number }>(sql`select count(*)::int as n from devices where online`)).rows[0]!.n);
   for (let i = 0; i < 30 && (await online()) < enrolled.length; i++) await sleep(1000);
   log(`${await online()} of ${enrolled.length} devices online`);
-  await settle();
+  const { cpu: quietCpu } = await cpuOver(() => settle());
   const before = rssMb();
   const heapBefore = heapMb();
-  log(`console RSS before the streams: ${before.toFixed(0)} MB (heap ${heapBefore.toFixed(0)} MB)`);
+  log(`console RSS before the streams: ${before.toFixed(0)} MB (heap ${heapBefore.toFixed(0)} MB), CPU ${quietCpu.toFixed(1)} % (the devices' heartbeats)`);
 
   const opened = performance.now();
   await phase({ phase: 'streams' });

@@ -9,7 +9,6 @@ import {
   tearDown,
   ADMIN_EMAIL,
   USER_EMAIL,
-  waitFor,
   type AgentProcess,
   type MessagingSetup,
   type OnlineMemberDevice,
