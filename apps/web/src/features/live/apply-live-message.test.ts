@@ -71,14 +71,23 @@ describe('LiveCacheUpdater', () => {
     expect([readsOf(deviceKeys.detail(A)), readsOf(metricKeys.load(A)), readsOf(tunnelKeys.list(A)), readsOf(tunnelKeys.list(B))]).toEqual([1, 1, 1, 0]);
   });
 
-  it('reads a list once however many of its devices change, and not at all for devices it does not show', async () => {
-    watch(deviceKeys.search({}), search(device(A, true)));
-    updater.apply({ type: 'devices', changes: [{ id: B, parts: ['reported'] }] });
+  it('reads a list again only for what it shows, once however many of its devices change', async () => {
+    const installed = { ...device(A, true), properties: { 'os.name': 'Debian' } } as Device;
+    const waiting = { ...device(B, false), properties: null } as Device;
+    watch(deviceKeys.search({}), search(installed, waiting));
+    watch(deviceKeys.search({ status: 'online' }), search(installed));
+    // Written in place in the All tab; a periodic report of an installed agent changes nothing a list shows.
+    updater.apply({ type: 'devices', changes: [{ id: A, parts: ['reported'] }] });
     await vi.advanceTimersByTimeAsync(LIST_REFRESH_MIN_MS * 2);
-    expect(readsOf(deviceKeys.search({}))).toBe(0);
-    for (let i = 0; i < 50; i++) updater.apply({ type: 'devices', changes: [{ id: A, online: i % 2 === 0, parts: ['state', 'reported'] }] });
+    expect([readsOf(deviceKeys.search({})), readsOf(deviceKeys.search({ status: 'online' }))]).toEqual([0, 0]);
+    // Going offline takes it out of the Online tab: read again, once for fifty changes.
+    for (let i = 0; i < 50; i++) updater.apply({ type: 'devices', changes: [{ id: A, online: i % 2 === 1, parts: ['state'] }] });
     await vi.advanceTimersByTimeAsync(LIST_REFRESH_MIN_MS);
-    expect(readsOf(deviceKeys.search({}))).toBe(1);
+    expect([readsOf(deviceKeys.search({})), readsOf(deviceKeys.search({ status: 'online' }))]).toEqual([1, 1]);
+    // A first report: the device is no longer 'Agent not installed'.
+    updater.apply({ type: 'devices', changes: [{ id: B, parts: ['reported'] }] });
+    await vi.advanceTimersByTimeAsync(LIST_REFRESH_MIN_MS);
+    expect(readsOf(deviceKeys.search({}))).toBe(2);
   });
 
   it('reads everything on screen again after a resync, spread so that pages do not all ask at once', async () => {

@@ -17,7 +17,7 @@ const isStatus = (key: QueryKey) => key[0] === 'devices' && key[1] === 'status';
  * Applies the console's live messages to the page's query cache (issue 61): an online state is
  * written in place everywhere the device is shown (its page, search results, the recent devices);
  * anything else marks the queries that show it stale, and those on screen are read again. Lists are
- * read again at most once a second however many of their devices change.
+ * read again only for what they show, at most once a second however many of their devices change.
  */
 export class LiveCacheUpdater {
   private listsDue = false;
@@ -63,10 +63,12 @@ export class LiveCacheUpdater {
     if (parts.has('metrics')) void client.invalidateQueries({ queryKey: metricKeys.load(c.id) });
     if (c.online !== undefined) void client.invalidateQueries({ queryKey: [...detail, 'timeline'] });
     if (parts.has('tunnels')) void client.invalidateQueries({ queryKey: tunnelKeys.list(c.id), exact: true });
-    // A device created or edited may enter a list it was not in; anything else concerns lists that show it
-    // (an online state written in place may also take it out of the Online or Offline tab).
+    // Lists show status, name, description, OS and addresses: read again for a device created, edited or
+    // removed (it may enter or leave them), one shown in a tab its new state takes it out of, and one
+    // whose agent reported for the first time; addresses that change later wait for the 60-second refresh.
     if (parts.has('settings') || parts.has('removed')) this.listsLater();
-    else if ((c.online !== undefined || parts.has('reported') || parts.has('tunnels') || parts.has('monitors')) && this.inAList(c.id)) this.listsLater();
+    else if (c.online !== undefined && this.listed(c.id, (_row, tab) => tab !== undefined)) this.listsLater();
+    else if (parts.has('reported') && this.listed(c.id, (row) => 'properties' in row && row.properties === null)) this.listsLater();
   }
 
   private setOnline(id: string, online: boolean) {
@@ -80,14 +82,16 @@ export class LiveCacheUpdater {
     );
   }
 
-  private inAList(id: string): boolean {
+  /** Whether a list in the cache shows the device in a way `matters` (given its row and the list's status tab). */
+  private listed(id: string, matters: (row: DeviceSearchResult['devices'][number] | DeviceStatus, tab: string | undefined) => boolean): boolean {
     return this.client
       .getQueryCache()
       .findAll({ predicate: (q) => isSearch(q.queryKey) || isStatus(q.queryKey) })
       .some((q) => {
         const data = q.state.data as DeviceSearchResult | DeviceStatus[] | undefined;
-        const rows = Array.isArray(data) ? data : data?.devices;
-        return rows?.some((d) => d.id === id) ?? false;
+        const rows = Array.isArray(data) ? data : (data?.devices ?? []);
+        const tab = isSearch(q.queryKey) ? (q.queryKey[2] as { status?: string }).status : undefined;
+        return rows.some((row) => row.id === id && matters(row, tab));
       });
   }
 
