@@ -6,6 +6,7 @@ import { startBalancer, type Balancer } from '../apps/server/src/testing/balance
 import { startConsoleProcess, type ConsoleProcess } from '../apps/server/src/testing/console-process.test-support.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
 import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { user } from './support/accounts';
 import { launchBrowser, openPage } from './support/browser';
 import { logOut, PROVIDER_LOGIN_URL, signIn } from './support/login';
@@ -89,6 +90,33 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two consoles in the browser', (
     await later.waitForURL(PROVIDER_LOGIN_URL);
     await later.getByLabel('Email').waitFor();
     expect(lb.served.get(ports.a)).toBeGreaterThan(servedByA);
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+
+  it('shows on a page served by A what a person changed at B, without a reload (issue 61)', async () => {
+    lb.backends = [ports.a];
+    const servedByB = lb.served.get(ports.b) ?? 0;
+    const { access_token } = await passwordLogin({ consoleUrl: lb.url, email: user.email, password: user.password });
+    const atB = async (method: string, path: string, json: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${ports.b}${path}`, { method, headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBeLessThan(300);
+      return body;
+    };
+    const org = await atB('POST', '/api/organization', { type: 'COMPANY', name: 'Two consoles live', country: 'NL', address: 'Dam 1, Amsterdam', email: 'ops@fleetlink.example' });
+    const form = { organization: org.id, name: 'Box seen at A', branch: 'PRODUCTION' };
+    const device = await atB('POST', '/api/device', form);
+
+    // Everything the page asks, its live socket included, goes to A.
+    const { page, pageErrors } = await openPage(browser);
+    await signIn(page, lb.url, user, `/devices/${device.id}`);
+    await page.getByRole('heading', { name: 'Box seen at A' }).waitFor();
+    let loads = 0;
+    page.on('load', () => loads++);
+    await atB('PUT', `/api/device/${device.id}`, { ...form, name: 'Renamed at B' });
+    await page.getByRole('heading', { name: 'Renamed at B' }).waitFor({ timeout: 5000 });
+    expect(loads).toBe(0);
+    expect(lb.served.get(ports.b) ?? 0).toBe(servedByB);
     expect(pageErrors).toEqual([]);
   }, 90_000);
 });
