@@ -15,8 +15,11 @@ import { locationParams, pageNote, pageSteps, readLocation, type FileLocation } 
 import { useCreateFolder, useDeleteFile, useDownloadFile, useFolderListing, useRenameFile, useScanDisk, useUploadFile } from './files-api';
 import { usePublicConfig } from '../../../app/startup/public-config';
 
-/** While a scan runs, the device is read this often, so BUSY turns into the result without a reload. */
-const SCAN_POLL_MS = 2000;
+/**
+ * A scan's end reaches the page over its live socket (issue 61) and BUSY turns into the result at
+ * once; while a scan runs the device is also read this often, for a page whose socket is down.
+ */
+const SCAN_POLL_MS = 10_000;
 
 /**
  * /devices/{id}/file (SPEC §2 Storage page, issue 26): drive selector, breadcrumb of ancestors, file
