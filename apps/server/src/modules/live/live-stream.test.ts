@@ -108,4 +108,15 @@ describe('a live stream under load', () => {
     // The changes waiting when access changed were dropped with it; the page reads again.
     expect(socket.sent.slice(1).map((m) => m.type)).toEqual(['resync']);
   });
+
+  it("closes a new stream, without crashing anything, when the person's organizations cannot be read", async () => {
+    const failing = new SocketDouble();
+    const verifier = { verify: async () => ({ subject: 's', sessionId: null, username: 'u', name: null, email: null, roles: [], realmRoles: [], clientRoles: {} }) };
+    const organizationsOf = () => Promise.reject(new Error('the database is away'));
+    new LiveStream(failing as unknown as WebSocket, { verifier, organizationsOf, bus, log: { info: () => {}, debug: () => {} } });
+    failing.emit('message', JSON.stringify({ token: new UnsecuredJWT({ sub: 's' }).setExpirationTime('1h').encode() }));
+    await vi.waitFor(() => expect(failing.closedWith).toEqual({ code: LiveClose.GoingAway, reason: 'Your access could not be checked.' }));
+    expect(failing.sent).toEqual([]);
+    expect(bus.streams).toBe(1);
+  });
 });

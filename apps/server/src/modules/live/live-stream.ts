@@ -67,7 +67,12 @@ export class LiveStream implements LiveSink {
     clearTimeout(this.endTimer);
     this.endTimer = setTimeout(() => this.close(LiveClose.Unauthorized, 'The access token expired.'), Math.min(Math.max(0, expiresAt - Date.now()), TIMER_MAX_MS));
     this.admin = hasRole(this.principal, 'ADMIN');
-    this.orgs = new Set(await this.deps.organizationsOf(this.principal.username));
+    try {
+      this.orgs = new Set(await this.deps.organizationsOf(this.principal.username));
+    } catch {
+      // The database is away: the page opens again later, and refreshes meanwhile.
+      return this.close(LiveClose.GoingAway, 'Your access could not be checked.');
+    }
     if (this.ended) return;
     this.deps.bus.attach(this);
     this.deps.log.debug({ user: this.principal.username, organizations: this.orgs.size }, 'live stream opened');
