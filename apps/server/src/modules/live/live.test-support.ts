@@ -6,7 +6,11 @@ export interface LiveClient {
   messages: LiveMessage[];
   /** Device changes received so far, flattened. */
   changes(): LiveDeviceChange[];
-  /** Resolves with the first message (from now on, or already received after `from`) that matches. */
+  /**
+   * Resolves with the first matching message received since message number `from` (default: any,
+   * received already or to come). A test that acts and then waits takes `messages.length` before it
+   * acts: the answer may arrive before the action's own call returns.
+   */
   next(match: (m: LiveMessage) => boolean, timeoutMs?: number, from?: number): Promise<LiveMessage>;
   closed: Promise<{ code: number; reason: string }>;
   close(): void;
@@ -32,7 +36,7 @@ export function openLive(consoleUrl: string, token: string | null, o: { origin?:
     changes: () => messages.flatMap((m) => (m.type === 'devices' ? m.changes : [])),
     closed,
     close: () => ws.close(),
-    next(match, timeoutMs = 5000, from = messages.length) {
+    next(match, timeoutMs = 5000, from = 0) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = messages.slice(from).find(match);

@@ -66,7 +66,7 @@ describe.skipIf(process.platform !== 'linux')('live updates (issue 61)', () => {
     const from = member.messages.length;
     const again = spawnAgent({ server: s.tc.url, device: d.device.id, dataDir: cleanup.dirs.at(-1)! });
     cleanup.agents.push(again);
-    await member.next(sawOnline(true, d.device.id), 15_000);
+    await member.next(sawOnline(true, d.device.id), 15_000, from);
     const online = Date.now() - startedAt;
     // Properties follow the connection (often in the same message).
     await member.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === d.device.id && c.parts.includes('reported')), 10_000, from);
@@ -87,9 +87,9 @@ describe.skipIf(process.platform !== 'linux')('live updates (issue 61)', () => {
     expect((await s.tc.call(ADMIN_EMAIL, 'DELETE', `/api/organization/${d.device.organizationId}/user/${membership.id}`)).status).toBe(204);
     // The removed member's page is told to read again (and its reads now say the device is not found).
     await member.next((m) => m.type === 'resync');
-    const from = member.messages.length;
+    const [from, adminFrom] = [member.messages.length, admin.messages.length];
     expect((await rename('renamed twice')).status).toBe(200);
-    await admin.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === d.device.id && c.parts.includes('settings')), 5000, admin.messages.length - 1);
+    await admin.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === d.device.id && c.parts.includes('settings')), 5000, adminFrom);
     await new Promise((r) => setTimeout(r, 500));
     expect(member.messages.slice(from)).toEqual([]);
   });

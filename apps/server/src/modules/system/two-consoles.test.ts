@@ -409,12 +409,18 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       agents.push(agent);
       // The online state went to one console (a shared subscription); both pages heard it.
       await Promise.all([onA.next(sawOnline(true, device.id), 10_000, 0), onB.next(sawOnline(true, device.id), 10_000, 0)]);
+      const from = [onA.messages.length, onB.messages.length];
       await agent.kill();
-      await Promise.all([onA.next(sawOnline(false, device.id), 6000, 0), onB.next(sawOnline(false, device.id), 6000, 0)]);
+      await Promise.all([onA.next(sawOnline(false, device.id), 6000, from[0]), onB.next(sawOnline(false, device.id), 6000, from[1])]);
+      // And it stays offline: a heartbeat one console still held must not bring it back (it did, until this test).
+      await new Promise((r) => setTimeout(r, 2500));
+      expect((await deviceRow(b.database.db, device.id)).online).toBe(false);
+      expect(onA.changes().filter((c) => c.id === device.id).at(-1)).toMatchObject({ online: false });
       // A person's change at A reaches the page at B.
+      const renamedFrom = onB.messages.length;
       const renamed = await call('A', 'PUT', `/api/device/${device.id}`, { name: 'renamed live', tags: [], branch: 'PRODUCTION', organization: device.organizationId });
       expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
-      await onB.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === device.id && c.parts.includes('settings')), 3000, 0);
+      await onB.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === device.id && c.parts.includes('settings')), 3000, renamedFrom);
     } finally {
       onA.close();
       onB.close();

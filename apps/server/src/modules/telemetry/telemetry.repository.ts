@@ -54,6 +54,26 @@ export class TelemetryRepository {
     return this.db.transaction((tx) => this.changeOnline(tx, deviceId, online, at));
   }
 
+  /**
+   * A heartbeat that finds its device offline brings it back, unless the device went offline after
+   * the heartbeat arrived: a heartbeat that waited in one console's batch while another console
+   * applied the device's last will (or swept it) is older news (issue 61 found it bringing a dead
+   * agent's device back for three heartbeats). The device's row is locked first, so a will being
+   * applied at the same moment is seen.
+   */
+  async setOnlineByHeartbeat(deviceId: string, at: Date): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: devices.id }).from(devices).where(eq(devices.id, deviceId)).for('update');
+      const [ended] = await tx
+        .select({ end: deviceOnlinePeriods.end })
+        .from(deviceOnlinePeriods)
+        .where(and(eq(deviceOnlinePeriods.deviceId, deviceId), gte(deviceOnlinePeriods.end, at)))
+        .limit(1);
+      if (ended) return false;
+      return this.changeOnline(tx, deviceId, true, at);
+    });
+  }
+
   private async changeOnline(tx: DbExecutor, deviceId: string, online: boolean, at: Date): Promise<boolean> {
     const changed = await tx
       .update(devices)

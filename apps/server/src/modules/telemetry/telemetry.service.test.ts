@@ -142,6 +142,23 @@ describe('telemetry batching', () => {
     expect(p[0]!.end).not.toBeNull();
   });
 
+  it("a heartbeat waiting at one console does not bring back a device another console saw go offline since", async () => {
+    const d = await createDevice(database.db);
+    const [a, b] = [consoleWith(hub), consoleWith(hub)];
+    await a.handle('s', d.id, { kind: 'state', payload: { online: true } });
+    // B is handed a heartbeat and holds it for its next flush; A then gets the agent's last will.
+    await b.handle('s', d.id, { kind: 'heartbeat', payload: { time: new Date().toISOString() } });
+    await new Promise((r) => setTimeout(r, 5));
+    await a.handle('s', d.id, { kind: 'state', payload: { online: false } });
+    await b.flush();
+    expect((await deviceRow(database.db, d.id)).online).toBe(false);
+    // A heartbeat that arrives after it went offline still brings it back (its state message was lost).
+    await b.handle('s', d.id, { kind: 'heartbeat', payload: { time: new Date().toISOString() } });
+    await b.flush();
+    expect((await deviceRow(database.db, d.id)).online).toBe(true);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
   it('drops, and logs, a sample dated more than five minutes ahead or before its device was registered', async () => {
     const d = await registeredDevice();
     warnings.length = 0;

@@ -100,7 +100,7 @@ export class TelemetryService implements DeviceTrafficHandler {
         // A heartbeat from a device the console thought offline (swept, or its will arrived late).
         for (const id of notOnline) {
           await repo
-            .setOnline(id, true, beats.get(id)!)
+            .setOnlineByHeartbeat(id, beats.get(id)!)
             .then((changed) => {
               if (!changed) return;
               this.o.log.info({ deviceId: id }, 'device online');
