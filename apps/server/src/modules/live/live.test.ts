@@ -1,7 +1,6 @@
 import { LiveClose } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeKeycloak, type FakeKeycloak } from '../../testing/fake-keycloak.js';
-import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
+import { useKeycloakConsole } from '../../testing/keycloak-console.test-support.js';
 import {
   embeddedSetup,
   onlineMemberDevice,
@@ -105,32 +104,23 @@ describe.skipIf(process.platform !== 'linux')('live updates (issue 61)', () => {
 });
 
 describe('live updates and the access token', () => {
-  let kc: FakeKeycloak;
-  let c: TestConsole;
-  beforeAll(async () => {
-    kc = await startFakeKeycloak();
-    c = await startTestConsole({ OIDC_ISSUER: kc.issuer });
-  });
-  afterAll(async () => {
-    await c?.close();
-    await kc?.close();
-  });
+  const keycloak = useKeycloakConsole();
 
   it('refuses an expired token, and ends the stream when its token expires', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = await openLive(c.url, await kc.sign({ exp: now - 60 }));
+    const expired = await openLive(keycloak.console.url, await keycloak.kc.sign({ exp: now - 60 }));
     expect(await expired.closed).toEqual({ code: LiveClose.Unauthorized, reason: 'The access token has expired. Sign in again.' });
 
-    const shortLived = await openLive(c.url, await kc.sign({ exp: now + 2 }));
+    const shortLived = await openLive(keycloak.console.url, await keycloak.kc.sign({ exp: now + 2 }));
     expect(shortLived.messages).toEqual([{ type: 'ready', expiresAt: new Date((now + 2) * 1000).toISOString() }]);
     expect(await shortLived.closed).toEqual({ code: LiveClose.Unauthorized, reason: 'The access token expired.' });
   });
 
   it('closes the open sockets at once when the console stops (they would hold its stop for a minute)', async () => {
-    const open = await openLive(c.url, await kc.sign({}));
+    const open = await openLive(keycloak.console.url, await keycloak.kc.sign({}));
     expect(open.messages.map((m) => m.type)).toEqual(['ready']);
     const stopping = Date.now();
-    await c.stop();
+    await keycloak.console.stop();
     expect(await open.closed).toEqual({ code: LiveClose.GoingAway, reason: 'The console is stopping.' });
     expect(Date.now() - stopping).toBeLessThan(3000);
   });
