@@ -3,6 +3,7 @@ import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { NOTICE_PAYLOAD_MAX, type ChangeNotices } from '../../db/change-notices.js';
 import { devices } from '../../db/schema/index.js';
+import { DeviceChanges, type DeviceChange } from './device-changes.js';
 
 /** What the services tell the live channel: called where a change is written, never waiting. */
 export interface LiveChanges {
@@ -52,7 +53,7 @@ const ORG_QUERY_CHUNK = 1000;
  * (DESIGN §5b): whichever console learned a change, every browser hears it.
  */
 export class LiveBus implements LiveChanges {
-  private pending = new Map<string, { online?: boolean; org?: string; parts: Set<LivePart> }>();
+  private readonly pending = new DeviceChanges();
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private readonly sinks = new Set<LiveSink>();
@@ -83,11 +84,7 @@ export class LiveBus implements LiveChanges {
 
   device(id: string, part: LivePart, o: { online?: boolean; org?: string } = {}): void {
     if (this.closed) return;
-    const entry = this.pending.get(id) ?? { parts: new Set<LivePart>() };
-    entry.parts.add(part);
-    if (o.online !== undefined) entry.online = o.online;
-    if (o.org) entry.org = o.org;
-    this.pending.set(id, entry);
+    this.pending.add(id, [part], o);
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       this.flushing = this.flushing.then(() => this.flush());
@@ -104,18 +101,15 @@ export class LiveBus implements LiveChanges {
     this.tell({ a: { org, user } });
   }
 
-  /** Sends what is gathered now (tests, and close). */
-  async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+  /** Sends what was gathered (on the timer, one flush at a time). */
+  private async flush(): Promise<void> {
     if (!this.pending.size) return;
-    const batch = this.pending;
-    this.pending = new Map();
+    const batch = this.pending.take();
     let changes: BusChange[];
     try {
       changes = await this.withOrganizations(batch);
     } catch (err) {
-      this.o.log.warn({ err: (err as Error).message, devices: batch.size }, 'live updates: could not read the changed devices; pages will catch up at their next refresh');
+      this.o.log.warn({ err: (err as Error).message, devices: batch.length }, 'live updates: could not read the changed devices; pages will catch up at their next refresh');
       return;
     }
     if (!changes.length) return;
@@ -130,8 +124,8 @@ export class LiveBus implements LiveChanges {
     this.pending.clear();
   }
 
-  private async withOrganizations(batch: Map<string, { online?: boolean; org?: string; parts: Set<LivePart> }>): Promise<BusChange[]> {
-    const unknown = [...batch].filter(([, e]) => !e.org).map(([id]) => id);
+  private async withOrganizations(batch: DeviceChange[]): Promise<BusChange[]> {
+    const unknown = batch.filter((c) => !c.org).map((c) => c.id);
     const orgs = new Map<string, string>();
     for (let i = 0; i < unknown.length; i += ORG_QUERY_CHUNK) {
       const rows = await this.o.db
@@ -141,9 +135,9 @@ export class LiveBus implements LiveChanges {
       for (const r of rows) orgs.set(r.id, r.org);
     }
     // A device gone before its change was sent (and not said to be removed) concerns nobody now.
-    return [...batch].flatMap(([id, e]) => {
-      const org = e.org ?? orgs.get(id);
-      return org ? [{ id, org, ...(e.online === undefined ? {} : { online: e.online }), parts: [...e.parts] }] : [];
+    return batch.flatMap((c) => {
+      const org = c.org ?? orgs.get(c.id);
+      return org ? [{ ...c, org }] : [];
     });
   }
 

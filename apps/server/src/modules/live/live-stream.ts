@@ -1,9 +1,10 @@
-import { LIVE_AUTH_TIMEOUT_MS, LiveClose, liveHelloSchema, type LiveMessage, type LivePart } from '@fleetlink/contract';
+import { LIVE_AUTH_TIMEOUT_MS, LiveClose, liveHelloSchema, type LiveMessage } from '@fleetlink/contract';
 import { decodeJwt } from 'jose';
 import type { WebSocket } from 'ws';
 import { hasRole, type Principal } from '../../auth/principal.js';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
 import type { BusChange, LiveBus, LiveSink } from './live-bus.js';
+import { DeviceChanges } from './device-changes.js';
 
 /** At most one device message per this many ms: a fleet that all changes at once is a few messages a second. */
 export const LIVE_SEND_INTERVAL_MS = 250;
@@ -31,7 +32,7 @@ export class LiveStream implements LiveSink {
   private principal?: Principal;
   private admin = false;
   private orgs = new Set<string>();
-  private pending = new Map<string, { org: string; online?: boolean; parts: Set<LivePart> }>();
+  private readonly pending = new DeviceChanges();
   private resyncDue = false;
   private serversDue = false;
   private lastSent = 0;
@@ -83,10 +84,7 @@ export class LiveStream implements LiveSink {
     if (this.resyncDue) return;
     for (const c of changes) {
       if (!this.orgs.has(c.org)) continue;
-      const entry = this.pending.get(c.id) ?? { org: c.org, parts: new Set<LivePart>() };
-      c.parts.forEach((p) => entry.parts.add(p));
-      if (c.online !== undefined) entry.online = c.online;
-      this.pending.set(c.id, entry);
+      this.pending.add(c.id, c.parts, c);
       if (this.pending.size > LIVE_PENDING_MAX) {
         // Listing them all would be more than reading the page again.
         this.pending.clear();
@@ -108,7 +106,7 @@ export class LiveStream implements LiveSink {
     if (!principal || (!this.orgs.has(org) && user !== principal.username)) return;
     // A member who was removed hears nothing more of it from now; read again whether they still belong.
     this.orgs.delete(org);
-    for (const [id, e] of this.pending) if (e.org === org) this.pending.delete(id);
+    this.pending.dropOrganization(org);
     void this.deps
       .organizationsOf(principal.username)
       .then((orgs) => {
@@ -145,9 +143,8 @@ export class LiveStream implements LiveSink {
       this.pending.clear();
       this.write({ type: 'resync' });
     } else if (this.pending.size) {
-      const changes = [...this.pending].map(([id, e]) => ({ id, ...(e.online === undefined ? {} : { online: e.online }), parts: [...e.parts] }));
-      this.pending.clear();
-      this.write({ type: 'devices', changes });
+      // The page needs no organization: it sees only its own.
+      this.write({ type: 'devices', changes: this.pending.take().map(({ org: _org, ...c }) => c) });
     }
     if (this.serversDue) {
       this.serversDue = false;
