@@ -103,8 +103,7 @@ export class TelemetryService implements DeviceTrafficHandler {
             .setOnlineByHeartbeat(id, beats.get(id)!)
             .then((changed) => {
               if (!changed) return;
-              this.o.log.info({ deviceId: id }, 'device online');
-              this.o.live?.device(id, 'state', { online: true });
+              this.stateChanged(id, true);
               // Its online state went to no console (none was subscribed, or it was dropped as
               // stale): what a console does for a device that comes online is done now.
               this.o.onOnline?.(id);
@@ -143,10 +142,7 @@ export class TelemetryService implements DeviceTrafficHandler {
         if (message.payload.online) {
           const changed = await repo.applyState(deviceId, true, now, order);
           if (changed === 'stale') return this.o.log.debug({ deviceId, serverId }, 'state dropped: a newer one was applied');
-          if (changed) {
-            this.o.log.info({ deviceId, serverId }, 'device online');
-            this.o.live?.device(deviceId, 'state', { online: true });
-          }
+          if (changed) this.stateChanged(deviceId, true, serverId);
           this.maybePing(deviceId, serverId, changed);
           await this.checkPlacement(deviceId, serverId);
           this.o.onOnline?.(deviceId);
@@ -156,10 +152,7 @@ export class TelemetryService implements DeviceTrafficHandler {
           // An old server's last will after a migration must not mark the device offline.
           const changed = await repo.applyState(deviceId, false, now, order);
           if (changed === 'stale') return this.o.log.debug({ deviceId, serverId }, 'state dropped: a newer one was applied');
-          if (changed) {
-            this.o.log.info({ deviceId, serverId }, 'device offline');
-            this.o.live?.device(deviceId, 'state', { online: false });
-          }
+          if (changed) this.stateChanged(deviceId, false, serverId);
           this.lastPing.delete(deviceId);
         }
         return;
@@ -194,6 +187,12 @@ export class TelemetryService implements DeviceTrafficHandler {
         return;
       }
     }
+  }
+
+  /** A device's online state changed at this console: logged, and told to the pages. */
+  private stateChanged(deviceId: string, online: boolean, serverId?: string) {
+    this.o.log.info({ deviceId, ...(serverId ? { serverId } : {}) }, online ? 'device online' : 'device offline');
+    this.o.live?.device(deviceId, 'state', { online });
   }
 
   private async isAssignedTo(deviceId: string, serverId: string): Promise<boolean> {
