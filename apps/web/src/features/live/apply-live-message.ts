@@ -56,10 +56,9 @@ export class LiveCacheUpdater {
     if (c.online !== undefined) this.setOnline(c.id, c.online);
     const parts = new Set(c.parts);
     const detail = deviceKeys.detail(c.id);
-    // Exact: the device's load and timeline live under its key and have their own reasons to be read.
-    if (['state', 'reported', 'tunnels', 'monitors', 'drives', 'settings', 'removed'].some((p) => parts.has(p as never))) {
-      void client.invalidateQueries({ queryKey: detail, exact: true });
-    }
+    // Every part but a load sample shows in the device's own answer. Exact: its load and timeline live
+    // under its key and have their own reasons to be read.
+    if ([...parts].some((p) => p !== 'metrics')) void client.invalidateQueries({ queryKey: detail, exact: true });
     if (parts.has('metrics')) void client.invalidateQueries({ queryKey: metricKeys.load(c.id) });
     if (c.online !== undefined) void client.invalidateQueries({ queryKey: [...detail, 'timeline'] });
     if (parts.has('tunnels')) void client.invalidateQueries({ queryKey: tunnelKeys.list(c.id), exact: true });
