@@ -104,7 +104,9 @@ describe('live updates', () => {
     await header.getByRole('img', { name: 'Offline' }).waitFor({ timeout: LIVE_MS });
     expect(Date.now() - killedAt).toBeLessThan(LIVE_MS);
     live!.restart();
-    expect(await page.getByRole('alert').count()).toBe(0);
+    // Nothing about the live channel. (The provider is the console's own here: a token renewal that
+    // falls in the restart shows the session's own notice, "Session not renewed", which CI run 4 met.)
+    expect(await page.getByRole('alert').filter({ hasNotText: 'Session not renewed' }).allInnerTexts()).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
 });
