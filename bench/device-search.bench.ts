@@ -74,17 +74,17 @@ console.log(`${database.kind}: seeded ${DEVICES} + ${Math.round(DEVICES / 10)} d
 
 const [sample] = await db.select({ id: devices.id }).from(devices).where(eq(devices.organizationId, orgId)).limit(1);
 const cases: [string, Parameters<DevicesRepository['search']>[0]][] = [
-  ['all, first page', { username: USERNAME, limit: 20, offset: 0 }],
-  ['all, online tab', { username: USERNAME, status: 'online', limit: 20, offset: 0 }],
-  ['all, page 100', { username: USERNAME, limit: 20, offset: 2000 }],
-  ['"kiosk" (33%)', { username: USERNAME, search: 'kiosk', limit: 20, offset: 0 }],
-  ['"berl" prefix (20%)', { username: USERNAME, search: 'berl', limit: 20, offset: 0 }],
-  ['"device-4242"', { username: USERNAME, search: 'device-4242', limit: 20, offset: 0 }],
-  ['"host-777" offline', { username: USERNAME, search: 'host-777', status: 'offline', limit: 20, offset: 0 }],
-  ['"10.0.1" ip prefix', { username: USERNAME, search: '10.0.1', limit: 20, offset: 0 }],
-  ['"windows kiosk"', { username: USERNAME, search: 'windows kiosk', limit: 20, offset: 0 }],
-  ['id prefix (8)', { username: USERNAME, search: sample!.id.slice(0, 8), limit: 5, offset: 0 }],
-  ['dropdown "dev" size 5', { username: USERNAME, search: 'dev', limit: 5, offset: 0 }],
+  ['all, first page', { member: { username: USERNAME }, limit: 20, offset: 0 }],
+  ['all, online tab', { member: { username: USERNAME }, status: 'online', limit: 20, offset: 0 }],
+  ['all, page 100', { member: { username: USERNAME }, limit: 20, offset: 2000 }],
+  ['"kiosk" (33%)', { member: { username: USERNAME }, search: 'kiosk', limit: 20, offset: 0 }],
+  ['"berl" prefix (20%)', { member: { username: USERNAME }, search: 'berl', limit: 20, offset: 0 }],
+  ['"device-4242"', { member: { username: USERNAME }, search: 'device-4242', limit: 20, offset: 0 }],
+  ['"host-777" offline', { member: { username: USERNAME }, search: 'host-777', status: 'offline', limit: 20, offset: 0 }],
+  ['"10.0.1" ip prefix', { member: { username: USERNAME }, search: '10.0.1', limit: 20, offset: 0 }],
+  ['"windows kiosk"', { member: { username: USERNAME }, search: 'windows kiosk', limit: 20, offset: 0 }],
+  ['id prefix (8)', { member: { username: USERNAME }, search: sample!.id.slice(0, 8), limit: 5, offset: 0 }],
+  ['dropdown "dev" size 5', { member: { username: USERNAME }, search: 'dev', limit: 5, offset: 0 }],
 ];
 
 console.log(`${'query'.padEnd(24)} ${'matches'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);

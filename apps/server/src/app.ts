@@ -39,7 +39,11 @@ import { registerLive } from './modules/live/live.routes.js';
 import { liveAfterAction } from './modules/live/live-actions.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
-import { registerAuth } from './plugins/auth.js';
+import { bearerAuthenticator, registerAuth } from './plugins/auth.js';
+import { ApiTokenAuth } from './modules/api-tokens/api-token-auth.js';
+import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
+import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
+import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { registerControlCharacterCheck } from './plugins/control-characters.js';
 import { body, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -126,16 +130,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const memberships = new MembershipRepository(database.db);
   const policy = new OrganizationPolicy(memberships);
+  // Personal API tokens (issue 62): checked in the database at every use, so a revocation holds on every console.
+  const apiTokensRepository = new ApiTokensRepository(database.db);
+  const apiTokens = new ApiTokenAuth({
+    repo: apiTokensRepository,
+    audit,
+    ownerDays: env.API_TOKEN_OWNER_DAYS,
+    perMinute: env.API_TOKEN_RATE_LIMIT,
+    hit: (key, windowMs) => rateLimits.hit(key, windowMs),
+    log: app.log,
+  });
+  const authenticate = bearerAuthenticator({ verifier: deps.verifier, apiTokens });
   registerLive(app, {
-    verifier: deps.verifier,
-    organizationsOf: async (username) => (await memberships.organizationsOf(username)).map((m) => m.organizationId),
+    authenticate,
+    organizationsOf: async (member) => (await memberships.organizationsOf(member)).map((m) => m.organizationId),
     bus: live,
     origin: new URL(env.PUBLIC_URL).origin,
   });
-  const users = new UsersService(new UsersRepository(database.db), memberships);
+  const users = new UsersService(new UsersRepository(database.db), memberships, {
+    organizationGrants: env.OIDC_ORG_MAP,
+    audit,
+  });
   await app.register(
     async (api) => {
-      registerAuth(api, { verifier: deps.verifier, onAuthenticated: (p) => users.seen(p) });
+      registerAuth(api, { verifier: deps.verifier, apiTokens, onAuthenticated: (p) => users.seen(p) });
+      const apiTokenService = new ApiTokensService(apiTokensRepository, memberships, audit, { noExpiryAllowed: env.API_TOKEN_ALLOW_NO_EXPIRY });
+      await api.register(apiTokenRoutes, { service: apiTokenService });
       await api.register(systemRoutes, {
         publicConfig: deps.publicConfig,
         checkDatabase: async () => void (await database.db.execute(sql`select 1`)),

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createTokenVerifier } from './auth/token-verifier.js';
 import { openDatabase, type Database } from './db/client.js';
-import { audienceOf, issuerOf, listensOnLoopbackOnly, usesBuiltInIdp, type Env } from './env.js';
+import { audienceOf, issuerOf, listensOnLoopbackOnly, roleMappingOf, usesBuiltInIdp, type Env } from './env.js';
 import { AccountStore, type SeededPassword } from './idp/accounts.js';
 import { keepPasswords } from './idp/kept-passwords.js';
 import { purgeExpired } from './idp/adapter.js';
@@ -92,7 +92,15 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
         }).start(),
       );
     }
-    const verifier = await createTokenVerifier({ issuer, audience: audienceOf(env), clientId: env.OIDC_CLIENT_ID, localJwks });
+    const roleMapping = roleMappingOf(env);
+    const verifier = await createTokenVerifier({
+      issuer,
+      audience: audienceOf(env),
+      clientId: env.OIDC_CLIENT_ID,
+      roleMapping,
+      groupClaim: env.OIDC_ROLE_CLAIM,
+      localJwks,
+    });
     messaging = await startMessaging({ env, database, box, log: pino(loggerOptions(env.LOG_LEVEL, 'messaging')) });
     app = await buildApp({
       env,
@@ -101,7 +109,11 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       verifier,
       idp,
       webDist: opts.webDist ?? DEFAULT_WEB_DIST,
-      publicConfig: { oidc: { authority: issuer, clientId: env.OIDC_CLIENT_ID, scope: env.OIDC_SCOPE }, uploadMaxBytes: env.UPLOAD_MAX_BYTES },
+      publicConfig: {
+        oidc: { authority: issuer, clientId: env.OIDC_CLIENT_ID, scope: env.OIDC_SCOPE },
+        uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+        roleMapping,
+      },
       messaging,
     });
     await app.listen({ port: env.PORT, host: env.HOST });

@@ -1,4 +1,4 @@
-import { BUNDLE_MAX_BYTES_DEFAULT, euCountryCodes, tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
+import { BUNDLE_MAX_BYTES_DEFAULT, euCountryCodes, parseOrganizationMap, parseRoleMap, tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -10,6 +10,20 @@ function isProxyEntry(entry: string): boolean {
   if (!family || extra !== undefined) return false;
   return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }
+
+/** A map variable parsed by `parse`, whose error names the variable and the entry at fault. */
+const mapVariable = <T>(parse: (text: string) => T) =>
+  z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      try {
+        return parse(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
 
 const seededPassword = (name: string) => z.string().min(12, `${name} must be at least 12 characters long`).optional();
 
@@ -53,6 +67,24 @@ const envSchema = z
     /** Expected `aud` of access tokens, with either provider; `none` turns the check off (an external issuer that cannot add one). */
     OIDC_AUDIENCE: z.string().trim().min(1, 'OIDC_AUDIENCE must name an audience, or be none').default('fleetlink-api'),
     OIDC_SCOPE: z.string().default('openid profile email'),
+    /**
+     * Identity mapping (issue 62): the access token's claim holding the person's groups (`groups`,
+     * or a dotted path); OIDC_ROLE_MAP and OIDC_ORG_MAP map its values.
+     */
+    OIDC_ROLE_CLAIM: z.string().trim().min(1).default('groups'),
+    /** `/fleet-admins=ADMIN,/fleet-users=USER`: realm roles granted by groups, beside the token's own. */
+    OIDC_ROLE_MAP: mapVariable(parseRoleMap),
+    /** `/acme-ops=<organization id>:ADMIN`: organizations whose members a group makes, at each sign-in. */
+    OIDC_ORG_MAP: mapVariable(parseOrganizationMap),
+    /** Requests one personal API token may make per minute (429 with Retry-After past it). */
+    API_TOKEN_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+    /** A token whose owner has not signed in for this many days stops working (the person left the provider). */
+    API_TOKEN_OWNER_DAYS: z.coerce.number().int().min(1).default(90),
+    /** Whether people may create API tokens that never expire. */
+    API_TOKEN_ALLOW_NO_EXPIRY: z
+      .enum(['true', 'false'], { error: 'API_TOKEN_ALLOW_NO_EXPIRY must be true or false.' })
+      .default('false')
+      .transform((v) => v === 'true'),
     /** Built-in provider: the seeded accounts' passwords, instead of the well-known or generated ones. */
     IDP_ADMIN_PASSWORD: seededPassword('IDP_ADMIN_PASSWORD'),
     IDP_USER_PASSWORD: seededPassword('IDP_USER_PASSWORD'),
@@ -223,6 +255,10 @@ export const listensOnLoopbackOnly = (env: Pick<Env, 'HOST'>) => {
   const host = env.HOST.toLowerCase().replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 };
+
+/** The group mapping of roles, or null when OIDC_ROLE_MAP is empty. */
+export const roleMappingOf = (env: Pick<Env, 'OIDC_ROLE_CLAIM' | 'OIDC_ROLE_MAP'>) =>
+  Object.keys(env.OIDC_ROLE_MAP).length ? { claim: env.OIDC_ROLE_CLAIM, map: env.OIDC_ROLE_MAP } : null;
 
 /** Issuer the console trusts: the external one, or the built-in provider mounted under /idp. */
 export const issuerOf = (env: Env) => env.OIDC_ISSUER ?? `${env.PUBLIC_URL}/idp`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mappedRoles, type RoleMapping } from './identity-map.js';
 
 export const RealmRole = { User: 'USER', Admin: 'ADMIN' } as const;
 export type RealmRole = (typeof RealmRole)[keyof typeof RealmRole];
@@ -20,6 +21,8 @@ export const publicConfigSchema = z.object({
   }),
   /** `UPLOAD_MAX_BYTES`: the page refuses a bigger file before sending it. */
   uploadMaxBytes: z.number().int().positive(),
+  /** `OIDC_ROLE_CLAIM` and `OIDC_ROLE_MAP`: the page grants what the API grants (issue 62). */
+  roleMapping: z.object({ claim: z.string(), map: z.record(z.string(), z.array(z.string())) }).nullable().default(null),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
@@ -54,10 +57,15 @@ export function grantedRoles(
 
 /**
  * The roles of a token's Keycloak-shaped claims (`realm_access.roles`, `resource_access.{client}.roles`)
- * and what they grant the console: one reading for the API, which verified the token, and the SPA,
- * which only decides what to show. Anything malformed reads as no role.
+ * and what they grant the console, with what the operator's group mapping adds: one reading for the
+ * API, which verified the token, and the SPA, which only decides what to show. Anything malformed
+ * reads as no role.
  */
-export function rolesFromClaims(claims: Record<string, unknown>, clientId: string): Pick<Me, 'realmRoles' | 'clientRoles' | 'roles'> {
+export function rolesFromClaims(
+  claims: Record<string, unknown>,
+  clientId: string,
+  mapping?: RoleMapping | null,
+): Pick<Me, 'realmRoles' | 'clientRoles' | 'roles'> {
   const rolesOf = (container: unknown) => {
     const roles = container && typeof container === 'object' ? (container as { roles?: unknown }).roles : undefined;
     return Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [];
@@ -67,5 +75,6 @@ export function rolesFromClaims(claims: Record<string, unknown>, clientId: strin
   const clientRoles = Object.fromEntries(
     Object.entries(access && typeof access === 'object' ? access : {}).map(([client, roles]) => [client, rolesOf(roles)]),
   );
-  return { realmRoles, clientRoles, roles: grantedRoles(realmRoles, clientRoles, clientId) };
+  const roles = [...new Set([...grantedRoles(realmRoles, clientRoles, clientId), ...mappedRoles(claims, mapping)])];
+  return { realmRoles, clientRoles, roles };
 }

@@ -28,3 +28,5 @@ export * from './mqtt/index.js';
 export * from './http/route-errors.js';
 export * from './http/api-routes.js';
 export * from './http/live.js';
+export * from './http/api-tokens.js';
+export * from './identity-map.js';

@@ -12,6 +12,7 @@ describe('an external OIDC provider', () => {
     expect(await (await s.console.api('/api/config')).json()).toEqual({
       oidc: { authority: s.kc.issuer, clientId: 'fleetlink-console', scope: 'openid profile email' },
       uploadMaxBytes: UPLOAD_MAX_BYTES_DEFAULT,
+      roleMapping: null,
     });
     expect((await s.console.api('/idp/.well-known/openid-configuration')).status).toBe(404);
   });

@@ -1,13 +1,39 @@
-import { rolesFromClaims, type Me } from '@fleetlink/contract';
+import { claimAt, claimValues, rolesFromClaims, type ApiTokenScope, type Me, type RoleMapping } from '@fleetlink/contract';
+
+/** What a caller using a personal API token acts through (issue 62). */
+export interface ApiTokenUse {
+  id: string;
+  name: string;
+  scope: ApiTokenScope;
+}
 
 /**
- * The signed-in caller, read from a verified Keycloak-shaped access token, and the address the
- * request came from (for the audit trail; not part of what /me answers).
+ * The caller, read from a verified Keycloak-shaped access token or from a personal API token, and
+ * the address the request came from (for the audit trail). Beyond what /me answers:
+ * - `groups`: the values of the mapping claim (OIDC_ROLE_CLAIM), for OIDC_ORG_MAP at sign-in;
+ * - `organizationLimit`: the only organizations an API token may reach, when it is limited;
+ * - `apiToken`: the token the call came with.
  */
-export type Principal = Me & { clientAddress?: string };
+export type Principal = Me & {
+  clientAddress?: string;
+  groups?: string[];
+  organizationLimit?: readonly string[];
+  apiToken?: ApiTokenUse;
+};
 
-/** `clientId` is the console's own client (`OIDC_CLIENT_ID`): its client roles count as realm roles. */
-export function principalFromClaims(claims: Record<string, unknown>, clientId: string): Principal {
+/** Who may see which organizations: a person's login, narrowed to a token's organizations when it is limited. */
+export type Member = Pick<Principal, 'username' | 'organizationLimit'>;
+
+/** How the console reads identity from claims: its own client, and the operator's group mapping. */
+export interface ClaimReading {
+  /** `OIDC_CLIENT_ID`: its client roles count as realm roles. */
+  clientId: string;
+  roleMapping?: RoleMapping | null;
+  /** OIDC_ROLE_CLAIM: where the groups are. */
+  groupClaim?: string;
+}
+
+export function principalFromClaims(claims: Record<string, unknown>, reading: ClaimReading): Principal {
   const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
   const subject = str(claims.sub) ?? '';
   return {
@@ -17,7 +43,8 @@ export function principalFromClaims(claims: Record<string, unknown>, clientId: s
     username: (str(claims.preferred_username) ?? str(claims.email) ?? subject).toLowerCase(),
     name: str(claims.name),
     email: str(claims.email),
-    ...rolesFromClaims(claims, clientId),
+    ...rolesFromClaims(claims, reading.clientId, reading.roleMapping),
+    groups: reading.groupClaim ? claimValues(claimAt(claims, reading.groupClaim)) : [],
   };
 }
 

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWK, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import { ConfigError } from '../env.js';
-import { principalFromClaims, type Principal } from './principal.js';
+import { principalFromClaims, type ClaimReading, type Principal } from './principal.js';
 
 export interface TokenVerifier {
   verify(token: string): Promise<Principal>;
@@ -8,7 +8,7 @@ export interface TokenVerifier {
 
 export class InvalidTokenError extends Error {}
 
-interface VerifierOptions {
+interface VerifierOptions extends ClaimReading {
   issuer: string;
   /** Expected `aud`; undefined only when the operator turned the check off (`OIDC_AUDIENCE=none`). */
   audience?: string;
@@ -40,7 +40,7 @@ export async function createTokenVerifier(opts: VerifierOptions): Promise<TokenV
         if (opts.audience !== undefined && !audiencesOf(payload).includes(opts.audience)) {
           throw new InvalidTokenError(`The access token is not for this API: its audience must include ${opts.audience}.`);
         }
-        return principalFromClaims(payload, opts.clientId);
+        return principalFromClaims(payload, opts);
       } catch (err) {
         if (err instanceof InvalidTokenError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired. Sign in again.');

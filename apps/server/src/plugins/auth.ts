@@ -2,6 +2,7 @@ import { ErrorCode } from '@fleetlink/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasRole, type Principal } from '../auth/principal.js';
 import { InvalidTokenError, type TokenVerifier } from '../auth/token-verifier.js';
+import { isApiTokenSecret, type ApiTokenAuth } from '../modules/api-tokens/api-token-auth.js';
 import { body } from './errors.js';
 
 declare module 'fastify' {
@@ -21,8 +22,21 @@ declare module 'fastify' {
 
 interface AuthOptions {
   verifier: TokenVerifier;
-  /** Called for every authenticated request, e.g. to record when a user was last seen. */
+  /** Personal API tokens (`flt_…`), beside the provider's access tokens. */
+  apiTokens?: ApiTokenAuth;
+  /** Called for every request authenticated by a sign-in (not an API token), e.g. to record when a user was last seen. */
   onAuthenticated?: (principal: Principal) => Promise<void> | void;
+}
+
+/**
+ * The caller of a bearer token: a personal API token's owner, or the person an access token was
+ * issued to. The live socket authenticates with the same function.
+ */
+export function bearerAuthenticator(opts: Pick<AuthOptions, 'verifier' | 'apiTokens'>) {
+  return async (token: string, address: string): Promise<Principal> => {
+    if (opts.apiTokens && isApiTokenSecret(token)) return opts.apiTokens.authenticate(token, address);
+    return { ...(await opts.verifier.verify(token)), clientAddress: address };
+  };
 }
 
 /**
@@ -30,6 +44,7 @@ interface AuthOptions {
  * roles they need in their config, and this one hook enforces both.
  */
 export function registerAuth(app: FastifyInstance, opts: AuthOptions) {
+  const authenticate = bearerAuthenticator(opts);
   app.decorateRequest('principal', null as unknown as Principal);
   // A route that forgot its roles would be open to any signed-in account, a guest included.
   app.addHook('onRoute', (route) => {
@@ -44,14 +59,21 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions) {
     const token = bearerToken(req);
     if (!token) return reply.code(401).send(body(ErrorCode.Unauthenticated, 'Sign in to use this API: the bearer token is missing.'));
     try {
-      req.principal = { ...(await opts.verifier.verify(token)), clientAddress: req.ip };
+      req.principal = await authenticate(token, req.ip);
     } catch (err) {
       const message = err instanceof InvalidTokenError ? err.message : 'The access token is not valid.';
       return reply.code(401).send(body(ErrorCode.Unauthenticated, message));
     }
-    const missing = (config.roles ?? []).filter((r) => !hasRole(req.principal, r));
+    const roles = config.roles ?? [];
+    const missing = roles.filter((r) => !hasRole(req.principal, r));
     if (missing.length) {
       return reply.code(403).send(body(ErrorCode.Forbidden, `You do not have the necessary authorization: role ${missing.join(', ')} is required.`));
+    }
+    if (req.principal.apiToken) {
+      const refusal = await opts.apiTokens!.refusal(req.principal, req.method, roles);
+      if (refusal?.retryAfterSeconds) reply.header('retry-after', refusal.retryAfterSeconds);
+      if (refusal) return reply.code(refusal.status).send(body(refusal.status === 429 ? ErrorCode.RateLimited : ErrorCode.Forbidden, refusal.message));
+      return;
     }
     await opts.onAuthenticated?.(req.principal);
   });

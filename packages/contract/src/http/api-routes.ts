@@ -1,4 +1,5 @@
 import { agentDownloadRoutes } from './agent-update.js';
+import { apiTokenRoutes } from './api-tokens.js';
 import { auditTrailRoutes } from './audit.js';
 import { commandRoutes } from './commands.js';
 import { contactRoutes } from './contact.js';
@@ -44,6 +45,7 @@ export const apiRoutes = {
   proxy: proxyRoutes,
   releases: releaseRoutes,
   agentDownloads: agentDownloadRoutes,
+  apiTokens: apiTokenRoutes,
 } as const;
 
 export interface ApiOperation {

@@ -51,6 +51,10 @@ export const AuditKind = {
   ReleaseDelete: 'release.delete',
   InvoiceRun: 'invoice.run',
   SignIn: 'sign-in',
+  ApiTokenCreate: 'api-token.create',
+  ApiTokenRevoke: 'api-token.revoke',
+  /** A token was used from an address it had not been used from before. */
+  ApiTokenNewAddress: 'api-token.new-address',
 } as const;
 export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
 export const auditKinds = Object.values(AuditKind) as [AuditKind, ...AuditKind[]];
@@ -97,6 +101,9 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'release.delete': 'Release deleted',
   'invoice.run': 'Invoice run',
   'sign-in': 'Sign-in',
+  'api-token.create': 'API token created',
+  'api-token.revoke': 'API token revoked',
+  'api-token.new-address': 'API token used from a new address',
 };
 
 export const auditOutcomes = ['ok', 'error'] as const;

@@ -37,8 +37,11 @@ export const liveDeviceChangeSchema = z.object({
 export type LiveDeviceChange = z.infer<typeof liveDeviceChangeSchema>;
 
 export const liveMessageSchema = z.discriminatedUnion('type', [
-  /** The token was accepted; the stream ends at the token's expiry (ISO time). */
-  z.object({ type: z.literal('ready'), expiresAt: z.string() }),
+  /**
+   * The token was accepted; the stream ends at the token's expiry (ISO time). Null for a personal
+   * API token, whose stream is checked every minute and ends when the token stops working.
+   */
+  z.object({ type: z.literal('ready'), expiresAt: z.string().nullable() }),
   /** Devices of the person's organizations that changed since the last message, one entry each. */
   z.object({ type: z.literal('devices'), changes: z.array(liveDeviceChangeSchema) }),
   /** Message servers or tunnel proxies changed (status, utilization): realm administrators only. */

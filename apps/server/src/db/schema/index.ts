@@ -13,3 +13,4 @@ export * from './invoices.js';
 export * from './contact.js';
 export * from './console-secrets.js';
 export * from './rate-limits.js';
+export * from './api-tokens.js';

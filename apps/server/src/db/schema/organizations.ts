@@ -26,6 +26,8 @@ export const organizationMembers = pgTable(
     email: text('email').notNull(),
     role: text('role', { enum: ['CREATOR', 'ADMIN', 'USER'] }).notNull(),
     requestDate: timestamp('request_date', { withTimezone: true }).notNull().defaultNow(),
+    /** 'OIDC_ORG_MAP' when the identity provider's groups made or changed it: the map may take it away again. */
+    grantedBy: text('granted_by'),
   },
   (t) => [
     uniqueIndex('organization_members_org_email_idx').on(t.organizationId, t.email),

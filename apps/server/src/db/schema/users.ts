@@ -9,4 +9,6 @@ export const users = pgTable('users', {
   email: text('email'),
   firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
   lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The roles the console granted at the last sign-in: an API token acts with these (issue 62). */
+  roles: text('roles').array().notNull().default([]),
 });

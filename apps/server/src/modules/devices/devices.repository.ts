@@ -1,6 +1,8 @@
 import type { DeviceBranch, DeviceTotals } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { Member } from '../../auth/principal.js';
+import { membershipOf } from '../organizations/membership.repository.js';
 import { deviceSearch, deviceServers, devices, monitors, organizationDomains, organizationMembers, organizations, servers, tunnels } from '../../db/schema/index.js';
 import type { InstallationKeys } from '../enrollment/installation-keys.js';
 import type { MonitorRow } from '../monitors/monitors.repository.js';
@@ -30,7 +32,7 @@ export interface DeviceWrite {
 }
 
 export interface DeviceSearch {
-  username: string;
+  member: Member;
   search?: string;
   status?: 'online' | 'offline';
   limit: number;
@@ -96,19 +98,16 @@ export class DevicesRepository {
 
   /** Organizations of the user, as a sub-select: every list query is limited to them. */
   /** Name, online state and whether an agent reported, of those of `ids` in the member's organizations. */
-  async statuses(username: string, ids: string[]): Promise<{ id: string; name: string; online: boolean; installed: boolean }[]> {
+  async statuses(member: Member, ids: string[]): Promise<{ id: string; name: string; online: boolean; installed: boolean }[]> {
     if (!ids.length) return [];
     return this.db
       .select({ id: devices.id, name: devices.name, online: devices.online, installed: sql<boolean>`${devices.properties} is not null` })
       .from(devices)
-      .where(and(inArray(devices.id, ids), inArray(devices.organizationId, this.memberOrganizations(username))));
+      .where(and(inArray(devices.id, ids), inArray(devices.organizationId, this.memberOrganizations(member))));
   }
 
-  private memberOrganizations(username: string) {
-    return this.db
-      .select({ id: organizationMembers.organizationId })
-      .from(organizationMembers)
-      .where(eq(organizationMembers.email, username));
+  private memberOrganizations(member: Member) {
+    return this.db.select({ id: organizationMembers.organizationId }).from(organizationMembers).where(membershipOf(member));
   }
 
   async insert(values: DeviceWrite & { installationKey: string }): Promise<string> {
@@ -158,7 +157,7 @@ export class DevicesRepository {
    * merged, so a page of a 100,000-device fleet never sorts the fleet.
    */
   async search(q: DeviceSearch): Promise<{ rows: DeviceWithOrganization[]; totals: DeviceTotals }> {
-    const organizationIds = (await this.memberOrganizations(q.username)).map((m) => m.id);
+    const organizationIds = (await this.memberOrganizations(q.member)).map((m) => m.id);
     const none = { ALL: 0, ONLINE: 0, OFFLINE: 0 };
     if (!organizationIds.length) return { rows: [], totals: none };
     const match = matchCondition(q.search);
@@ -211,23 +210,23 @@ export class DevicesRepository {
   }
 
   /** Distinct tags of the user's devices, for suggestions. */
-  async tagsOf(username: string, limit = 500): Promise<string[]> {
+  async tagsOf(member: Member, limit = 500): Promise<string[]> {
     const rows = await this.db
       .selectDistinct({ tag: sql<string>`unnest(${devices.tags})`.as('tag') })
       .from(devices)
-      .where(inArray(devices.organizationId, this.memberOrganizations(username)))
+      .where(inArray(devices.organizationId, this.memberOrganizations(member)))
       .orderBy(sql`1`)
       .limit(limit);
     return rows.map((r) => r.tag);
   }
 
   /** Organizations where the user holds one of the roles, for the device form's select. */
-  async organizationsWithRole(username: string, roles: ('CREATOR' | 'ADMIN' | 'USER')[]) {
+  async organizationsWithRole(member: Member, roles: ('CREATOR' | 'ADMIN' | 'USER')[]) {
     return this.db
       .select({ id: organizations.id, type: organizations.type, name: organizations.name })
       .from(organizations)
       .innerJoin(organizationMembers, eq(organizationMembers.organizationId, organizations.id))
-      .where(and(eq(organizationMembers.email, username), inArray(organizationMembers.role, roles)))
+      .where(and(membershipOf(member), inArray(organizationMembers.role, roles)))
       .orderBy(sql`${organizations.type} = 'COMPANY'`, asc(organizations.name));
   }
 

@@ -29,7 +29,7 @@ export class DevicesService {
 
   async search(p: Principal, q: DeviceSearchQuery): Promise<DeviceSearchResult> {
     const { rows, totals } = await this.repo.search({
-      username: p.username,
+      member: p,
       search: q.search,
       status: q.status,
       limit: q.size,
@@ -40,7 +40,7 @@ export class DevicesService {
 
   /** GET /api/devices-status: the recent devices' status now (issue 59: not as at the last visit). */
   statuses(p: Principal, q: DeviceStatusQuery): Promise<DeviceStatus[]> {
-    return this.repo.statuses(p.username, [...new Set(q.ids.toLowerCase().split(','))]);
+    return this.repo.statuses(p, [...new Set(q.ids.toLowerCase().split(','))]);
   }
 
   async get(p: Principal, id: string): Promise<Device> {
@@ -86,12 +86,12 @@ export class DevicesService {
   }
 
   tags(p: Principal): Promise<string[]> {
-    return this.repo.tagsOf(p.username);
+    return this.repo.tagsOf(p);
   }
 
   /** Where the caller may create devices: organizations where they are CREATOR or ADMIN. */
   creatableOrganizations(p: Principal) {
-    return this.repo.organizationsWithRole(p.username, ['CREATOR', 'ADMIN']);
+    return this.repo.organizationsWithRole(p, ['CREATOR', 'ADMIN']);
   }
 
   reindex(p: Principal): Promise<number> {

@@ -40,8 +40,8 @@ describe('a live stream under load', () => {
     bus = new LiveBus({ db: undefined as unknown as Db, notices: new LocalNotices(), log: { warn: () => {} } });
     socket = new SocketDouble();
     orgs = [MINE];
-    const verifier = { verify: async () => ({ subject: 's', sessionId: null, username: 'user@fleetlink.local', name: null, email: null, roles: ['USER'], realmRoles: ['USER'], clientRoles: {} }) };
-    new LiveStream(socket as unknown as WebSocket, { verifier, organizationsOf: async () => orgs, bus, log: { info: () => {}, debug: () => {} } });
+    const authenticate = async () => ({ subject: 's', sessionId: null, username: 'user@fleetlink.local', name: null, email: null, roles: ['USER'], realmRoles: ['USER'], clientRoles: {} });
+    new LiveStream(socket as unknown as WebSocket, { authenticate, address: '127.0.0.1', organizationsOf: async () => orgs, bus, log: { info: () => {}, debug: () => {} } });
     const token = new UnsecuredJWT({ sub: 's' }).setExpirationTime('1h').encode();
     socket.emit('message', JSON.stringify({ token }));
     await vi.waitFor(() => expect(socket.sent.map((m) => m.type)).toEqual(['ready']));
@@ -111,9 +111,9 @@ describe('a live stream under load', () => {
 
   it("closes a new stream, without crashing anything, when the person's organizations cannot be read", async () => {
     const failing = new SocketDouble();
-    const verifier = { verify: async () => ({ subject: 's', sessionId: null, username: 'u', name: null, email: null, roles: [], realmRoles: [], clientRoles: {} }) };
+    const authenticate = async () => ({ subject: 's', sessionId: null, username: 'u', name: null, email: null, roles: [], realmRoles: [], clientRoles: {} });
     const organizationsOf = () => Promise.reject(new Error('the database is away'));
-    new LiveStream(failing as unknown as WebSocket, { verifier, organizationsOf, bus, log: { info: () => {}, debug: () => {} } });
+    new LiveStream(failing as unknown as WebSocket, { authenticate, address: '127.0.0.1', organizationsOf, bus, log: { info: () => {}, debug: () => {} } });
     failing.emit('message', JSON.stringify({ token: new UnsecuredJWT({ sub: 's' }).setExpirationTime('1h').encode() }));
     await vi.waitFor(() => expect(failing.closedWith).toEqual({ code: LiveClose.GoingAway, reason: 'Your access could not be checked.' }));
     expect(failing.sent).toEqual([]);

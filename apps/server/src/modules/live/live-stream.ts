@@ -1,8 +1,7 @@
 import { LIVE_AUTH_TIMEOUT_MS, LiveClose, liveHelloSchema, type LiveMessage } from '@fleetlink/contract';
 import { decodeJwt } from 'jose';
 import type { WebSocket } from 'ws';
-import { hasRole, type Principal } from '../../auth/principal.js';
-import type { TokenVerifier } from '../../auth/token-verifier.js';
+import { hasRole, type Member, type Principal } from '../../auth/principal.js';
 import type { BusChange, LiveBus, LiveSink } from './live-bus.js';
 import { DeviceChanges } from './device-changes.js';
 
@@ -15,10 +14,16 @@ export const LIVE_BUFFER_MAX = 256 * 1024;
 /** The longest a timer may wait in Node.js. */
 const TIMER_MAX_MS = 2 ** 31 - 1;
 
+/** How often a stream opened with a personal API token checks that the token still works. */
+export const LIVE_API_TOKEN_CHECK_MS = 60_000;
+
 export interface LiveStreamDeps {
-  verifier: TokenVerifier;
+  /** The caller of a bearer token (a sign-in's access token or a personal API token), or an error saying why not. */
+  authenticate(token: string, address: string): Promise<Principal>;
+  /** The address the socket came from. */
+  address: string;
   /** The organizations a person belongs to (read again when their access changes). */
-  organizationsOf(username: string): Promise<string[]>;
+  organizationsOf(member: Member): Promise<string[]>;
   bus: LiveBus;
   log: { info(o: object, m: string): void; debug(o: object, m: string): void };
 }
@@ -58,18 +63,23 @@ export class LiveStream implements LiveSink {
       return this.close(LiveClose.Unauthorized, 'The first message must be {"token": "<access token>"}.');
     }
     try {
-      this.principal = await this.deps.verifier.verify(token);
+      this.principal = await this.deps.authenticate(token, this.deps.address);
     } catch (err) {
       return this.close(LiveClose.Unauthorized, (err as Error).message);
     }
     if (this.ended) return;
-    // The verifier required `exp`: the stream ends with the token, and a renewed token opens a new one.
-    const expiresAt = decodeJwt(token).exp! * 1000;
     clearTimeout(this.endTimer);
-    this.endTimer = setTimeout(() => this.close(LiveClose.Unauthorized, 'The access token expired.'), Math.min(Math.max(0, expiresAt - Date.now()), TIMER_MAX_MS));
-    this.admin = hasRole(this.principal, 'ADMIN');
+    // A personal API token lives for months and can be revoked: its stream checks it every minute.
+    // An access token required `exp`: the stream ends with it, and a renewed token opens a new one.
+    const expiresAt = this.principal.apiToken ? null : decodeJwt(token).exp! * 1000;
+    this.endTimer =
+      expiresAt === null
+        ? setTimeout(() => void this.recheck(token), LIVE_API_TOKEN_CHECK_MS)
+        : setTimeout(() => this.close(LiveClose.Unauthorized, 'The access token expired.'), Math.min(Math.max(0, expiresAt - Date.now()), TIMER_MAX_MS));
+    // A token limited to some organizations does not see the realm's servers.
+    this.admin = hasRole(this.principal, 'ADMIN') && !this.principal.organizationLimit;
     try {
-      this.orgs = new Set(await this.deps.organizationsOf(this.principal.username));
+      this.orgs = new Set(await this.deps.organizationsOf(this.principal));
     } catch {
       // The database is away: the page opens again later, and refreshes meanwhile.
       return this.close(LiveClose.GoingAway, 'Your access could not be checked.');
@@ -77,7 +87,17 @@ export class LiveStream implements LiveSink {
     if (this.ended) return;
     this.deps.bus.attach(this);
     this.deps.log.debug({ user: this.principal.username, organizations: this.orgs.size }, 'live stream opened');
-    this.write({ type: 'ready', expiresAt: new Date(expiresAt).toISOString() });
+    this.write({ type: 'ready', expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString() });
+  }
+
+  /** An API token's stream: closed with the reason once the token is revoked, expired or its owner gone. */
+  private async recheck(token: string) {
+    try {
+      await this.deps.authenticate(token, this.deps.address);
+    } catch (err) {
+      return this.close(LiveClose.Unauthorized, (err as Error).message);
+    }
+    if (!this.ended) this.endTimer = setTimeout(() => void this.recheck(token), LIVE_API_TOKEN_CHECK_MS);
   }
 
   devices(changes: BusChange[]): void {
@@ -108,7 +128,7 @@ export class LiveStream implements LiveSink {
     this.orgs.delete(org);
     this.pending.dropOrganization(org);
     void this.deps
-      .organizationsOf(principal.username)
+      .organizationsOf(principal)
       .then((orgs) => {
         this.orgs = new Set(orgs);
         this.resync();

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { ErrorCode, LIVE_PATH, LiveClose } from '@fleetlink/contract';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { TokenVerifier } from '../../auth/token-verifier.js';
+import type { Member, Principal } from '../../auth/principal.js';
 import type { LiveBus } from './live-bus.js';
 import { LiveStream } from './live-stream.js';
 
@@ -13,8 +13,9 @@ export const LIVE_STREAMS_MAX = 20_000;
 const PING_EVERY_MS = 30_000;
 
 export interface LiveOptions {
-  verifier: TokenVerifier;
-  organizationsOf(username: string): Promise<string[]>;
+  /** The same as the API's (plugins/auth.ts bearerAuthenticator): access tokens and personal API tokens. */
+  authenticate(token: string, address: string): Promise<Principal>;
+  organizationsOf(member: Member): Promise<string[]>;
   bus: LiveBus;
   /** The console's own origin (PUBLIC_URL's): the only page that may open the socket. */
   origin: string;
@@ -42,7 +43,8 @@ export function registerLive(app: FastifyInstance, o: LiveOptions): void {
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.add(ws);
       ws.on('pong', () => alive.add(ws));
-      new LiveStream(ws, { verifier: o.verifier, organizationsOf: o.organizationsOf, bus: o.bus, log });
+      const address = req.socket.remoteAddress ?? '';
+      new LiveStream(ws, { authenticate: o.authenticate, address, organizationsOf: o.organizationsOf, bus: o.bus, log });
     });
   });
 

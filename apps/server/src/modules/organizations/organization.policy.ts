@@ -14,7 +14,7 @@ export class OrganizationPolicy {
   constructor(private readonly memberships: MembershipRepository) {}
 
   async readOrganization(p: Principal, organizationId: string): Promise<OrganizationRole> {
-    const role = await this.memberships.roleIn(organizationId, p.username);
+    const role = await this.memberships.roleIn(organizationId, p);
     if (!canRead(role)) throw notFound('Organization not found.');
     return role!;
   }
@@ -27,14 +27,14 @@ export class OrganizationPolicy {
 
   /** Creating a device in an organization needs CREATOR or ADMIN there. */
   async createDeviceIn(p: Principal, organizationId: string): Promise<void> {
-    const role = await this.memberships.roleIn(organizationId, p.username);
+    const role = await this.memberships.roleIn(organizationId, p);
     if (!canManage(role)) {
       throw forbidden('You can only create devices in organizations where you are the creator or an administrator.');
     }
   }
 
   async readDevice(p: Principal, deviceId: string): Promise<{ organizationId: string; role: OrganizationRole }> {
-    const found = await this.memberships.roleForDevice(deviceId, p.username);
+    const found = await this.memberships.roleForDevice(deviceId, p);
     if (!found || !canRead(found.role)) throw notFound('Device not found.');
     return { organizationId: found.organizationId, role: found.role! };
   }

@@ -1,6 +1,8 @@
 import type { OrganizationForm, MemberRole } from '@fleetlink/contract';
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { Member } from '../../auth/principal.js';
+import { membershipOf } from './membership.repository.js';
 import { devices, organizationMembers, organizations } from '../../db/schema/index.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -22,12 +24,12 @@ export class OrganizationRepository {
   constructor(private readonly db: Db) {}
 
   /** The organizations the user is a member of, with their role, oldest first. */
-  async listForMember(username: string) {
+  async listForMember(member: Member) {
     return this.db
       .select({ ...columns, role: organizationMembers.role })
       .from(organizationMembers)
       .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(eq(organizationMembers.email, username))
+      .where(membershipOf(member))
       .orderBy(asc(organizations.createdAt), asc(organizations.name));
   }
 

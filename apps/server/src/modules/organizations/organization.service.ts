@@ -36,7 +36,7 @@ export class OrganizationService {
   ) {}
 
   mine(p: Principal): Promise<MyOrganization[]> {
-    return this.repo.listForMember(p.username);
+    return this.repo.listForMember(p);
   }
 
   all(): Promise<Organization[]> {

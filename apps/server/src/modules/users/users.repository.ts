@@ -6,14 +6,14 @@ import type { Principal } from '../../auth/principal.js';
 export class UsersRepository {
   constructor(private readonly db: Db) {}
 
-  /** Records a sighting: inserts on first sight, otherwise refreshes profile and last-seen time. */
+  /** Records a sighting: inserts on first sight, otherwise refreshes profile, roles and last-seen time. */
   async recordSeen(p: Principal, at: Date): Promise<void> {
     await this.db
       .insert(users)
-      .values({ subject: p.subject, username: p.username, name: p.name, email: p.email, firstSeenAt: at, lastSeenAt: at })
+      .values({ subject: p.subject, username: p.username, name: p.name, email: p.email, roles: p.roles, firstSeenAt: at, lastSeenAt: at })
       .onConflictDoUpdate({
         target: users.subject,
-        set: { username: p.username, name: p.name, email: p.email, lastSeenAt: sql`excluded.last_seen_at` },
+        set: { username: p.username, name: p.name, email: p.email, roles: p.roles, lastSeenAt: sql`excluded.last_seen_at` },
       });
   }
 
