@@ -66,3 +66,13 @@ describe('roles', () => {
     expect(readAuthDetails(token, 'another-client').roles).toEqual([]);
   });
 });
+
+describe('identity mapping in the page', () => {
+  it('grants what the operator maps the groups claim to, as the API does', () => {
+    const mapping = { claim: 'groups', map: { '/fleet-admins': ['ADMIN'], '/fleet-users': ['USER'] } };
+    const token = jwt({ realm_access: { roles: ['offline_access'] }, groups: ['/fleet-admins', '/other'] });
+    expect(readAuthDetails(token, CLIENT, mapping).roles).toEqual(['offline_access', 'ADMIN']);
+    expect(readAuthDetails(jwt({ groups: '/fleet-users' }), CLIENT, mapping).roles).toEqual(['USER']);
+    expect(readAuthDetails(token, CLIENT, null).roles).toEqual(['offline_access']);
+  });
+});

@@ -1,4 +1,4 @@
-import { rolesFromClaims } from '@fleetlink/contract';
+import { rolesFromClaims, type RoleMapping } from '@fleetlink/contract';
 
 /**
  * Reads the Keycloak-shaped claims of an access token. The browser only needs them to decide what to
@@ -38,14 +38,15 @@ const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : nu
 
 /**
  * Authentication details of an access token; an unreadable token has no roles at all. `clientId` is
- * the console's own client, whose client roles count like realm roles.
+ * the console's own client, whose client roles count like realm roles; `roleMapping` the operator's
+ * groups-to-roles map (OIDC_ROLE_MAP), read as the API reads it.
  */
-export function readAuthDetails(accessToken: string, clientId: string): AuthDetails {
+export function readAuthDetails(accessToken: string, clientId: string, roleMapping?: RoleMapping | null): AuthDetails {
   const claims = decodeJwtPayload(accessToken) ?? {};
   return {
     subject: stringOrNull(claims.sub) ?? '',
     sessionId: stringOrNull(claims.sid),
     username: stringOrNull(claims.preferred_username),
-    ...rolesFromClaims(claims, clientId),
+    ...rolesFromClaims(claims, clientId, roleMapping),
   };
 }

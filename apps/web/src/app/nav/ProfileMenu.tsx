@@ -1,13 +1,13 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconBuilding, IconChevronDown, IconLogout } from '@tabler/icons-react';
+import { IconBuilding, IconChevronDown, IconKey, IconLogout } from '@tabler/icons-react';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { useSession } from '../auth/useSession';
 import { initials } from './initials';
 import { MenuLink } from './MenuLink';
 import { NAV_HOVER_DEBOUNCE_MS } from './nav-constants';
 
-/** The signed-in user's menu: who they are, their organizations (USER) and Logout. */
+/** The signed-in user's menu: who they are, their organizations (USER), their API tokens and Logout. */
 export function ProfileMenu() {
   const session = useSession();
   const me = useCurrentUser(session.isAuthenticated).data;
@@ -52,6 +52,9 @@ export function ProfileMenu() {
             My Organizations
           </MenuLink>
         ) : null}
+        <MenuLink to="/profile/api-tokens" icon={<IconKey size={16} />}>
+          API tokens
+        </MenuLink>
         <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => void session.signOut()}>
           Logout
         </Menu.Item>

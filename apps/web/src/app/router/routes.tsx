@@ -11,6 +11,7 @@ import { PrivacyPolicyPage } from '../../features/legal/PrivacyPolicyPage';
 import { TermsOfServicePage } from '../../features/legal/TermsOfServicePage';
 import { NotFoundPage } from '../../features/not-found/NotFoundPage';
 import { OrganizationsRoutes } from '../../features/organizations/OrganizationsRoutes';
+import { ApiTokensPage } from '../../features/profile/ApiTokensPage';
 import { ServersRoutes } from '../../features/servers/ServersRoutes';
 import { CALLBACK_PATH } from '../auth/return-url';
 import { RouteGuard } from '../guards/RouteGuard';
@@ -41,6 +42,7 @@ export const routes: RouteObject[] = [
           { path: 'operator', element: <OperatorPage />, handle: admin },
           { path: 'operator/audit', element: <AuditTrailPage />, handle: admin },
           // Login only.
+          { path: 'profile/api-tokens', element: <ApiTokensPage /> },
           { path: 'terms-service', element: <TermsOfServicePage /> },
           { path: 'privacy-policy', element: <PrivacyPolicyPage /> },
           { path: 'access-denied', element: <AccessDeniedPage /> },

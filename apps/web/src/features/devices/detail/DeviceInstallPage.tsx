@@ -1,30 +1,14 @@
-import { ActionIcon, Card, Code, CopyButton, Group, List, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Card, Code, Group, List, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { Device } from '@fleetlink/contract';
-import { IconCheck, IconCopy, IconEye, IconEyeOff, IconKey } from '@tabler/icons-react';
+import { IconEye, IconEyeOff, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmButton } from '../../../app/forms/ConfirmButton';
+import { CopyValueButton } from '../../../app/forms/CopyValueButton';
 import { formatDateTime } from '../../../app/format/date-format';
 import { useResetInstallationKey } from '../device-api';
 import { useCurrentDevice } from './DeviceLayout';
 import { AGENT_BIN, agentCommand, installerCommand, masked, maskSecret, portableCommand, type AgentCommandInput } from './agent-command';
 import { AgentDownloadsCard } from './AgentDownloadsCard';
-
-/** SPEC §9: copy-icon feedback lasts 1 s. */
-export const COPY_FEEDBACK_MS = 1000;
-
-function Copy({ value, label }: { value: string; label: string }) {
-  return (
-    <CopyButton value={value} timeout={COPY_FEEDBACK_MS}>
-      {({ copied, copy }) => (
-        <Tooltip label={copied ? 'Copied' : `Copy ${label}`} withArrow>
-          <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={copied ? 'Copied' : `Copy ${label}`}>
-            {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-          </ActionIcon>
-        </Tooltip>
-      )}
-    </CopyButton>
-  );
-}
 
 function SecretField({ label, value }: { label: string; value: string }) {
   const [visible, setVisible] = useState(false);
@@ -38,7 +22,7 @@ function SecretField({ label, value }: { label: string; value: string }) {
           {visible ? value : maskSecret(value)}
         </Text>
         <VisibilityToggle visible={visible} onToggle={() => setVisible((v) => !v)} what={label.toLowerCase()} />
-        <Copy value={value} label={label.toLowerCase()} />
+        <CopyValueButton value={value} label={label.toLowerCase()} />
       </Group>
     </Stack>
   );
@@ -64,7 +48,7 @@ function SecretCommand({ command, masked, testId }: { command: string; masked: s
         {visible ? command : masked}
       </Code>
       <VisibilityToggle visible={visible} onToggle={() => setVisible((v) => !v)} what="command" />
-      <Copy value={command} label="command" />
+      <CopyValueButton value={command} label="command" />
     </Group>
   );
 }
