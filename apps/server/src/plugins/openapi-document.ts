@@ -19,7 +19,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   411: 'The body was sent without its Content-Length.',
   413: 'The body is larger than this operation takes.',
   415: 'The body is not of the type this operation takes (JSON, or multipart/form-data for an upload).',
-  429: 'Too many attempts: the message says when to try again.',
+  429: 'Too many attempts, or an API token past its requests a minute: the message says when to try again.',
   502: 'The device refused, or answered with something unexpected.',
   503: 'A message server or the device is not reachable right now.',
   504: 'The device did not answer in time.',
@@ -51,21 +51,29 @@ export function completeDocument(doc: Json, operations: ApiOperation[]): Json {
   return doc;
 }
 
+/** The schemes a person calls with: a sign-in's access token, a personal API token. */
+const PERSON_SCHEMES = ['bearer', 'apiToken'];
+/** What a read-only API token may call (lower case, as the document's methods are). */
+const READ_METHODS = ['get', 'head'];
+
 /** The error statuses of an operation: those its inputs and security imply, then those its route declares. */
 function errorStatuses(method: string, op: Json, route: ApiOperation | undefined): number[] {
   const params: Json[] = op.parameters ?? [];
   const secured = op.security.length > 0;
-  const bearerOnly = op.security.every((s: Json) => Object.keys(s).every((name) => name === 'bearer'));
+  const bearerOnly = op.security.every((s: Json) => Object.keys(s).every((name) => PERSON_SCHEMES.includes(name)));
   const statuses = new Set<number>([
     // Every operation checks its query string (control characters), even one that takes no parameter.
     400,
     ...(secured ? [401] : []),
-    // A bearer operation with a role to hold; an agent's or proxy's credentials reach only their own objects.
-    ...(secured && (!bearerOnly || op['x-roles']?.length) ? [403] : []),
+    // A bearer operation with a role to hold, or one a read-only API token may not call; an agent's
+    // or proxy's credentials reach only their own objects.
+    ...(secured && (!bearerOnly || op['x-roles']?.length || !READ_METHODS.includes(method)) ? [403] : []),
     ...(params.some((p) => p.in === 'path') && !route?.oneTimeLink ? [404] : []),
     // A body too large or not JSON; a one-time link's upload (an agent's file) takes any bytes.
     ...(op.requestBody || (BODY_METHODS.includes(method) && !route?.oneTimeLink) ? [413, 415] : []),
     ...(route?.errors ?? []),
+    // An API token's rate limit (API_TOKEN_RATE_LIMIT).
+    ...(secured && bearerOnly ? [429] : []),
   ]);
   return [...statuses].sort((a, b) => a - b);
 }

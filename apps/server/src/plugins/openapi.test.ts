@@ -76,7 +76,8 @@ describe('the OpenAPI document at /api/docs/json', () => {
     ]);
     expect(missing).toEqual([]);
     expect(byKey('GET /api/health').security).toEqual([]);
-    expect(byKey('GET /api/devices').security).toEqual([{ bearer: [] }]);
+    expect(byKey('GET /api/devices').security).toEqual([{ bearer: [] }, { apiToken: [] }]);
+    expect(doc.components.securitySchemes.apiToken).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'flt_…' });
     expect(byKey('POST /api/proxy/forward').security).toEqual([{ proxyBasic: [] }]);
     expect(byKey('GET /api/agent/blob/{transferId}').security).toEqual([{ deviceBasic: [] }]);
     expect(byKey('GET /api/download/{transferId}').security).toEqual([]);
@@ -90,16 +91,19 @@ describe('the OpenAPI document at /api/docs/json', () => {
     }
     // From the operation's shape: security, path parameters, a body.
     expect(errorStatuses(byKey('GET /api/health'))).toEqual(['400']);
-    expect(errorStatuses(byKey('GET /api/me'))).toEqual(['400', '401']);
-    expect(errorStatuses(byKey('GET /api/devices'))).toEqual(['400', '401', '403']);
-    expect(errorStatuses(byKey('PUT /api/device/{id}'))).toEqual(['400', '401', '403', '404', '413', '415']);
+    // Every operation a person calls answers 429 past an API token's rate limit, and 403 to a
+    // read-only token where it is not a read.
+    expect(errorStatuses(byKey('GET /api/me'))).toEqual(['400', '401', '429']);
+    expect(errorStatuses(byKey('POST /api/api-tokens'))).toEqual(['400', '401', '403', '409', '413', '415', '429']);
+    expect(errorStatuses(byKey('GET /api/devices'))).toEqual(['400', '401', '403', '429']);
+    expect(errorStatuses(byKey('PUT /api/device/{id}'))).toEqual(['400', '401', '403', '404', '413', '415', '429']);
     // Declared by the route table: conflicts, rate limits, one-time links, device calls.
-    expect(errorStatuses(byKey('POST /api/organization/{id}/domain'))).toEqual(['400', '401', '403', '404', '409', '413', '415']);
-    expect(errorStatuses(byKey('POST /api/contact'))).toEqual(['400', '401', '413', '415', '429']);
+    expect(errorStatuses(byKey('POST /api/organization/{id}/domain'))).toEqual(['400', '401', '403', '404', '409', '413', '415', '429']);
+    expect(errorStatuses(byKey('POST /api/contact'))).toEqual(['400', '401', '403', '413', '415', '429']);
     expect(errorStatuses(byKey('GET /api/download/{transferId}'))).toEqual(['400', '410']);
     expect(errorStatuses(byKey('PUT /api/agent/blob/{transferId}'))).toEqual(['400', '401', '403', '411']);
-    expect(errorStatuses(byKey('POST /api/device/{id}/command'))).toEqual(['400', '401', '403', '404', '409', '413', '415', '502', '503', '504']);
-    expect(errorStatuses(byKey('POST /api/bundle'))).toEqual(['400', '401', '403', '409', '413', '415']);
+    expect(errorStatuses(byKey('POST /api/device/{id}/command'))).toEqual(['400', '401', '403', '404', '409', '413', '415', '429', '502', '503', '504']);
+    expect(errorStatuses(byKey('POST /api/bundle'))).toEqual(['400', '401', '403', '409', '413', '415', '429']);
   });
 
   it('answers a wrong call only with an error status its operation documents', async () => {
