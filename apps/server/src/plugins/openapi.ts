@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { completeDocument } from './openapi-document.js';
 
 /** A route a person calls: with a sign-in's access token, or with one of their API tokens. */
-const BEARER_SECURITY = [{ bearer: [] }, { apiToken: [] }];
+const BEARER_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { apiToken: [] }];
 
 /**
  * The API's OpenAPI document at /api/docs/json, and Swagger UI at /api/docs. Only /api is in it:

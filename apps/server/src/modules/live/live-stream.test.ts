@@ -7,7 +7,7 @@ import type { WebSocket } from 'ws';
 import { LocalNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/client.js';
 import { LiveBus, type BusChange } from './live-bus.js';
-import { LIVE_BUFFER_MAX, LIVE_PENDING_MAX, LIVE_SEND_INTERVAL_MS, LiveStream } from './live-stream.js';
+import { LIVE_API_TOKEN_CHECK_MS, LIVE_BUFFER_MAX, LIVE_PENDING_MAX, LIVE_SEND_INTERVAL_MS, LiveStream } from './live-stream.js';
 
 const MINE = randomUUID();
 const OTHER = randomUUID();
@@ -118,5 +118,39 @@ describe('a live stream under load', () => {
     await vi.waitFor(() => expect(failing.closedWith).toEqual({ code: LiveClose.GoingAway, reason: 'Your access could not be checked.' }));
     expect(failing.sent).toEqual([]);
     expect(bus.streams).toBe(1);
+  });
+
+  it('checks a personal API token every minute, and closes with the reason once it stops working; a limited one hears no servers', async () => {
+    const opened = new SocketDouble();
+    let revoked = false;
+    const authenticate = async () => {
+      if (revoked) throw new Error('This API token was revoked on 2026-11-27: create a new one under API tokens in your profile.');
+      return {
+        subject: 's',
+        sessionId: null,
+        username: 'admin@fleetlink.local',
+        name: null,
+        email: null,
+        roles: ['USER', 'ADMIN'],
+        realmRoles: ['USER', 'ADMIN'],
+        clientRoles: {},
+        organizationLimit: [MINE],
+        apiToken: { id: 't', name: 'script', scope: 'READ' as const },
+      };
+    };
+    new LiveStream(opened as unknown as WebSocket, { authenticate, address: '127.0.0.1', organizationsOf: async () => [MINE], bus, log: { info: () => {}, debug: () => {} } });
+    opened.emit('message', JSON.stringify({ token: `flt_${'A'.repeat(43)}` }));
+    await vi.waitFor(() => expect(opened.sent).toEqual([{ type: 'ready', expiresAt: null }]));
+    bus.servers();
+    await vi.advanceTimersByTimeAsync(LIVE_API_TOKEN_CHECK_MS);
+    // Still working after a minute; a realm ADMIN's token limited to organizations is not told of servers.
+    expect(opened.closedWith).toBeUndefined();
+    expect(opened.sent.map((m) => m.type)).toEqual(['ready']);
+    revoked = true;
+    await vi.advanceTimersByTimeAsync(LIVE_API_TOKEN_CHECK_MS);
+    expect(opened.closedWith).toEqual({
+      code: LiveClose.Unauthorized,
+      reason: 'This API token was revoked on 2026-11-27: create a new one under API tokens in your profile.',
+    });
   });
 });

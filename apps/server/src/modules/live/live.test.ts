@@ -101,6 +101,21 @@ describe.skipIf(process.platform !== 'linux')('live updates (issue 61)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(member.messages.map((m) => m.type)).toEqual(['ready']);
   });
+
+  it('takes a personal API token as its owner, and refuses a revoked one with the reason (issue 62)', async () => {
+    const made = await s.tc.call(ADMIN_EMAIL, 'POST', '/api/api-tokens', { name: 'live script', scope: 'READ', organizations: [d.device.organizationId] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const script = await live(made.body.secret);
+    expect(script.messages).toEqual([{ type: 'ready', expiresAt: null }]);
+    const from = script.messages.length;
+    const renamed = await s.tc.call(ADMIN_EMAIL, 'PUT', `/api/device/${d.device.id}`, { name: 'live device', tags: ['scripted'], branch: 'PRODUCTION', organization: d.device.organizationId });
+    expect(renamed.status).toBe(200);
+    await script.next((m) => m.type === 'devices' && m.changes.some((c) => c.id === d.device.id && c.parts.includes('settings')), 3000, from);
+
+    expect((await s.tc.call(ADMIN_EMAIL, 'DELETE', `/api/api-tokens/${made.body.id}`)).status).toBe(204);
+    const refused = await live(made.body.secret);
+    expect((await refused.closed).reason).toMatch(/^This API token was revoked on /);
+  });
 });
 
 describe('live updates and the access token', () => {

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { apiTokens } from '../../db/schema/index.js';
 import mqtt from 'mqtt';
 import { agentClientId, commandOutputSchema, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +101,7 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       TUNNEL_SSH_PORT: '0',
       TUNNEL_DOMAIN: DOMAIN,
       AGENT_HEARTBEAT_SECONDS: '1',
+      API_TOKEN_RATE_LIMIT: '20',
       ...s3.env,
     };
     // Both start at once on the new database: one migrates and seeds, the other waits and finds it done.
@@ -425,6 +427,32 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       onA.close();
       onB.close();
     }
+  });
+
+  it('checks an API token at either console: made at A, used at B, one rate limit and one last use for both, revoked at B refused at A at once (issue 62)', async () => {
+    const made = await call('A', 'POST', '/api/api-tokens', { name: 'two consoles', scope: 'READ' }, user);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const { id, secret } = made.body as { id: string; secret: string };
+    expect((await call('B', 'GET', '/api/me', undefined, secret)).body).toMatchObject({ username: USER_EMAIL });
+    const lastUse = async () => (await b.database.db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0]!.lastUsedAt;
+    const firstUse = await lastUse();
+    expect(firstUse).not.toBeNull();
+    expect((await call('A', 'GET', '/api/me', undefined, secret)).status).toBe(200);
+    // Written at most once a minute, whichever console the calls reach.
+    expect(await lastUse()).toEqual(firstUse);
+    const newAddress = await b.database.db.execute(sql`select count(*)::int as n from audit_entries where kind = 'api-token.new-address' and details->>'tokenId' = ${id}`);
+    expect(newAddress.rows[0]).toEqual({ n: 1 });
+
+    // API_TOKEN_RATE_LIMIT is 20 a minute for the token, counted together: 2 calls so far.
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await call(i % 2 ? 'B' : 'A', 'GET', '/api/me', undefined, secret)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(18);
+    expect(statuses.slice(18)).toEqual([429, 429]);
+
+    expect((await call('B', 'DELETE', `/api/api-tokens/${id}`, undefined, user)).status).toBe(204);
+    const refused = await call('A', 'GET', '/api/me', undefined, secret);
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toMatch(/^This API token was revoked on /);
   });
 
   // Last: it leaves this address without enrollments for a minute.
