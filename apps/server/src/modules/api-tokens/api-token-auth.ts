@@ -120,7 +120,7 @@ export class ApiTokenAuth {
         if (this.knownAddresses.size >= KNOWN_ADDRESSES_MAX) this.knownAddresses.clear();
         this.knownAddresses.add(pair);
         if (await this.opts.repo.firstUseFrom(token.id, address, now)) {
-          await this.opts.audit.record(p, { kind: AuditKind.ApiTokenNewAddress, details: { token: token.name, tokenId: token.id } }, { error: null });
+          await this.opts.audit.record(p, { kind: AuditKind.ApiTokenNewAddress, details: { tokenId: token.id } }, { error: null });
         }
       }
     } catch (err) {

@@ -96,7 +96,14 @@ describe('personal API tokens', () => {
     expect((await withToken(secret, 'GET', '/api/devices?search=')).body.devices.map((d: { id: string }) => d.id)).toEqual([companyDevice]);
     const elsewhere = await withToken(secret, 'POST', '/api/device', { organization: personalOrg, name: 'sneaky', branch: 'PRODUCTION' });
     expect(elsewhere.status).toBe(403);
-    expect((await withToken(secret, 'POST', '/api/device', { organization: companyOrg, name: 'made by script', branch: 'PRODUCTION' })).status).toBe(201);
+    const made = await withToken(secret, 'POST', '/api/device', { organization: companyOrg, name: 'made by script', branch: 'PRODUCTION' });
+    expect(made.status).toBe(201);
+    // The audit trail says the person did it, through which token.
+    expect((await auditOf('device.create')).find((e) => e.details.name === 'made by script')).toMatchObject({
+      username: USER,
+      details: { apiToken: 'plant only', name: 'made by script' },
+      outcome: 'ok',
+    });
   });
 
   it('a token cannot be limited to an organization its owner is not a member of', async () => {
@@ -205,7 +212,7 @@ describe('personal API tokens', () => {
       },
     ]);
     expect(of(await auditOf('api-token.new-address'))).toEqual([
-      { username: USER, kind: 'api-token.new-address', details: { token: 'audited', tokenId: id }, outcome: 'ok', error: null },
+      { username: USER, kind: 'api-token.new-address', details: { apiToken: 'audited', tokenId: id }, outcome: 'ok', error: null },
     ]);
     expect(of(await auditOf('api-token.revoke'))).toEqual([
       { username: USER, kind: 'api-token.revoke', details: { tokenId: id, name: 'audited', owner: USER }, outcome: 'ok', error: null },

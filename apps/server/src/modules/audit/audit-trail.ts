@@ -7,6 +7,8 @@ export interface Actor {
   username: string | null;
   subject: string | null;
   clientAddress?: string | null;
+  /** The personal API token a person acted through: its name goes into the entry's details. */
+  apiToken?: { name: string };
 }
 
 /** What is about to happen, to which device or organization. Details never hold a secret. */
@@ -84,7 +86,8 @@ export class AuditTrail {
       organizationId: names.organizationId ?? action.organizationId ?? null,
       deviceName: names.deviceName,
       organizationName: names.organizationName,
-      details: action.details ?? {},
+      // What a script did with a person's token reads as theirs, and says through which token.
+      details: actor.apiToken ? { apiToken: actor.apiToken.name, ...action.details } : (action.details ?? {}),
       ...outcome,
     };
     if (outcome.outcome === 'ok') this.after?.({ ...action, organizationId: entry.organizationId ?? undefined }, actor);

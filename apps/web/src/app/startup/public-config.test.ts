@@ -7,7 +7,10 @@ const answer = (status: number, body: unknown) => async () =>
 
 describe('fetchPublicConfig', () => {
   it('returns the parsed configuration', async () => {
-    await expect(fetchPublicConfig(answer(200, config))).resolves.toEqual(config);
+    const roleMapping = { claim: 'groups', map: { '/fleet-admins': ['ADMIN'] } };
+    await expect(fetchPublicConfig(answer(200, { ...config, roleMapping }))).resolves.toEqual({ ...config, roleMapping });
+    // A console from before identity mapping (issue 62) sends none: the page maps no group.
+    await expect(fetchPublicConfig(answer(200, config))).resolves.toEqual({ ...config, roleMapping: null });
   });
 
   it('fails clearly on an HTTP error, an invalid body or no server', async () => {
