@@ -61,8 +61,13 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions) {
     try {
       req.principal = await authenticate(token, req.ip);
     } catch (err) {
-      const message = err instanceof InvalidTokenError ? err.message : 'The access token is not valid.';
-      return reply.code(401).send(body(ErrorCode.Unauthenticated, message));
+      if (err instanceof InvalidTokenError) return reply.code(401).send(body(ErrorCode.Unauthenticated, err.message));
+      // An API token is looked up in the database: when that fails, the token is not what is wrong.
+      if (isApiTokenSecret(token)) {
+        req.log.error({ err }, 'API token could not be checked');
+        return reply.code(503).send(body(ErrorCode.Unavailable, 'Your API token could not be checked right now: try again in a moment.'));
+      }
+      return reply.code(401).send(body(ErrorCode.Unauthenticated, 'The access token is not valid.'));
     }
     const roles = config.roles ?? [];
     const missing = roles.filter((r) => !hasRole(req.principal, r));

@@ -4,6 +4,7 @@ import { LiveClose, liveMessageSchema, type LiveMessage } from '@fleetlink/contr
 import { UnsecuredJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
+import { InvalidTokenError } from '../../auth/token-verifier.js';
 import { LocalNotices } from '../../db/change-notices.js';
 import type { Db } from '../../db/client.js';
 import { LiveBus, type BusChange } from './live-bus.js';
@@ -124,7 +125,7 @@ describe('a live stream under load', () => {
     const opened = new SocketDouble();
     let revoked = false;
     const authenticate = async () => {
-      if (revoked) throw new Error('This API token was revoked on 2026-11-27: create a new one under API tokens in your profile.');
+      if (revoked) throw new InvalidTokenError('This API token was revoked on 2026-11-27: create a new one under API tokens in your profile.');
       return {
         subject: 's',
         sessionId: null,

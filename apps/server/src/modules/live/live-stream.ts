@@ -2,6 +2,7 @@ import { LIVE_AUTH_TIMEOUT_MS, LiveClose, liveHelloSchema, type LiveMessage } fr
 import { decodeJwt } from 'jose';
 import type { WebSocket } from 'ws';
 import { hasRole, type Member, type Principal } from '../../auth/principal.js';
+import { InvalidTokenError } from '../../auth/token-verifier.js';
 import type { BusChange, LiveBus, LiveSink } from './live-bus.js';
 import { DeviceChanges } from './device-changes.js';
 
@@ -65,7 +66,7 @@ export class LiveStream implements LiveSink {
     try {
       this.principal = await this.deps.authenticate(token, this.deps.address);
     } catch (err) {
-      return this.close(LiveClose.Unauthorized, (err as Error).message);
+      return this.refuse(err);
     }
     if (this.ended) return;
     clearTimeout(this.endTimer);
@@ -95,9 +96,15 @@ export class LiveStream implements LiveSink {
     try {
       await this.deps.authenticate(token, this.deps.address);
     } catch (err) {
-      return this.close(LiveClose.Unauthorized, (err as Error).message);
+      return this.refuse(err);
     }
     if (!this.ended) this.endTimer = setTimeout(() => void this.recheck(token), LIVE_API_TOKEN_CHECK_MS);
+  }
+
+  /** A token that is not (or no longer) valid says why; anything else (the database away) is no reason to show. */
+  private refuse(err: unknown) {
+    if (err instanceof InvalidTokenError) return this.close(LiveClose.Unauthorized, err.message);
+    return this.close(LiveClose.GoingAway, 'Your access could not be checked.');
   }
 
   devices(changes: BusChange[]): void {
