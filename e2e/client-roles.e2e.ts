@@ -19,7 +19,8 @@ const opened: OpenedPage[] = [];
 
 beforeAll(async () => {
   kc = await startFakeKeycloak(CLIENT);
-  [stack, browser] = await Promise.all([startStack({ OIDC_ISSUER: kc.issuer }), launchBrowser()]);
+  // Identity mapping (issue 62) too: the tests above hold no groups, so it gives them nothing.
+  [stack, browser] = await Promise.all([startStack({ OIDC_ISSUER: kc.issuer, OIDC_ROLE_MAP: '/fleet-admins=ADMIN,/fleet-users=USER' }), launchBrowser()]);
 });
 afterEach(async () => {
   await Promise.all(opened.splice(0).map(({ context }) => context.close()));
@@ -77,5 +78,21 @@ describe('client roles', () => {
     const { page } = await signedIn('/devices/search');
     await page.getByTestId('access-denied').waitFor();
     expect(await navButton(page, 'Devices').count()).toBe(0);
+  });
+
+  it('grants the roles the groups map to (OIDC_ROLE_MAP), in the menus as on the API', { timeout: TEST_TIMEOUT_MS }, async () => {
+    kc.accessClaims = { realm_access: { roles: ['offline_access'] }, resource_access: {}, groups: ['/fleet-users', '/fleet-admins'] };
+    const admin = await signedIn('/servers');
+    await navButton(admin.page, 'Manage').waitFor();
+    await admin.page.getByRole('heading', { name: 'Servers' }).first().waitFor();
+    expect(await admin.page.getByTestId('access-denied').count()).toBe(0);
+
+    kc.accessClaims = { realm_access: { roles: [] }, resource_access: {}, groups: ['/fleet-users', '/marketing'] };
+    const { page, pageErrors } = await signedIn('/devices/search');
+    await page.getByText('No devices here yet.').waitFor();
+    expect(await navButton(page, 'Manage').count()).toBe(0);
+    await page.goto(`${stack.url}/servers`);
+    await page.getByTestId('access-denied').waitFor();
+    expect(pageErrors.concat(admin.pageErrors)).toEqual([]);
   });
 });

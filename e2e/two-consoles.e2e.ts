@@ -61,7 +61,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two consoles in the browser', (
 
     await signIn(page, lb.url, user, '/');
     await expect.poll(() => bearers.filter((b) => b.port === ports.a).length).toBeGreaterThan(0);
-    const servedByA = lb.served.get(ports.a) ?? 0;
+    // The balancer counts a request when its answer comes: the count is taken once the page's first
+    // calls were all answered (it stays the same for a second), not while some are still at A.
+    let servedByA = 0;
+    await expect
+      .poll(async () => {
+        const before = lb.served.get(ports.a) ?? 0;
+        await new Promise((r) => setTimeout(r, 1000));
+        servedByA = lb.served.get(ports.a) ?? 0;
+        return servedByA === before;
+      }, { timeout: 15_000 })
+      .toBe(true);
     expect(servedByA).toBeGreaterThan(0);
     expect(lb.served.get(ports.b) ?? 0).toBe(0);
 
