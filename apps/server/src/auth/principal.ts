@@ -50,3 +50,10 @@ export function principalFromClaims(claims: Record<string, unknown>, reading: Cl
 
 /** True when the caller holds `role`, as a realm role or as a client role of the console. */
 export const hasRole = (p: Principal, role: string) => p.roles.includes(role);
+
+/**
+ * True when the caller may act across the whole realm (every organization): a realm ADMIN, unless
+ * they came with an API token limited to some organizations. The realm-wide routes, revoking anyone's
+ * token and the live stream's server events all ask this.
+ */
+export const actsForTheRealm = (p: Principal) => hasRole(p, 'ADMIN') && !p.organizationLimit;

@@ -1,4 +1,4 @@
-import type { ApiOperation } from '@fleetlink/contract';
+import { READ_ONLY_METHODS, type ApiOperation } from '@fleetlink/contract';
 
 type Json = Record<string, any>;
 
@@ -53,8 +53,8 @@ export function completeDocument(doc: Json, operations: ApiOperation[]): Json {
 
 /** The schemes a person calls with: a sign-in's access token, a personal API token. */
 const PERSON_SCHEMES = ['bearer', 'apiToken'];
-/** What a read-only API token may call (lower case, as the document's methods are). */
-const READ_METHODS = ['get', 'head'];
+/** What a read-only API token may call, in lower case as the document's methods are. */
+const READ_METHODS = READ_ONLY_METHODS.map((m) => m.toLowerCase());
 
 /** The error statuses of an operation: those its inputs and security imply, then those its route declares. */
 function errorStatuses(method: string, op: Json, route: ApiOperation | undefined): number[] {

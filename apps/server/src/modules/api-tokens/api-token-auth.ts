@@ -1,5 +1,5 @@
 import { API_TOKEN_PREFIX, apiTokenSecretPattern, AuditKind, READ_ONLY_METHODS, RealmRole } from '@fleetlink/contract';
-import type { Principal } from '../../auth/principal.js';
+import { actsForTheRealm, type Principal } from '../../auth/principal.js';
 import { InvalidTokenError } from '../../auth/token-verifier.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { sha256 } from '../enrollment/credentials.js';
@@ -96,7 +96,7 @@ export class ApiTokenAuth {
     if (token.scope === 'READ' && !READ_ONLY_METHODS.includes(method)) {
       return { status: 403, message: `This API token is read-only: it can only read (GET and HEAD), not ${method}.` };
     }
-    if (p.organizationLimit && routeRoles.includes(RealmRole.Admin)) {
+    if (routeRoles.includes(RealmRole.Admin) && !actsForTheRealm(p)) {
       return {
         status: 403,
         message: 'This API token is limited to some organizations: it cannot use the realm administration routes, which reach every organization.',

@@ -3,13 +3,12 @@ import {
   API_TOKEN_PREFIX,
   apiTokenLimits,
   AuditKind,
-  RealmRole,
   type ApiToken,
   type ApiTokenCreated,
   type ApiTokenForm,
   type ApiTokenList,
 } from '@fleetlink/contract';
-import { hasRole, type Principal } from '../../auth/principal.js';
+import { actsForTheRealm, type Principal } from '../../auth/principal.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
 import { newLinkToken } from '../../lib/link-token.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
@@ -97,7 +96,7 @@ export class ApiTokensService {
   /** Its owner, or a realm ADMIN, revokes it; anyone else gets the 404 of a token that does not exist. */
   async revoke(p: Principal, id: string, now = new Date()): Promise<void> {
     const token = await this.repo.find(id);
-    const mayRevoke = token && (token.ownerSubject === p.subject || (hasRole(p, RealmRole.Admin) && !p.organizationLimit));
+    const mayRevoke = token && (token.ownerSubject === p.subject || actsForTheRealm(p));
     if (!token || !mayRevoke) throw notFound('API token not found.');
     const details = { tokenId: id, name: token.name, owner: token.ownerUsername ?? token.ownerSubject };
     await this.audit.track(p, { kind: AuditKind.ApiTokenRevoke, details }, async () => {

@@ -1,7 +1,7 @@
 import { LIVE_AUTH_TIMEOUT_MS, LiveClose, liveHelloSchema, type LiveMessage } from '@fleetlink/contract';
 import { decodeJwt } from 'jose';
 import type { WebSocket } from 'ws';
-import { hasRole, type Member, type Principal } from '../../auth/principal.js';
+import { actsForTheRealm, type Member, type Principal } from '../../auth/principal.js';
 import { InvalidTokenError } from '../../auth/token-verifier.js';
 import type { BusChange, LiveBus, LiveSink } from './live-bus.js';
 import { DeviceChanges } from './device-changes.js';
@@ -78,7 +78,7 @@ export class LiveStream implements LiveSink {
         ? setTimeout(() => void this.recheck(token), LIVE_API_TOKEN_CHECK_MS)
         : setTimeout(() => this.close(LiveClose.Unauthorized, 'The access token expired.'), Math.min(Math.max(0, expiresAt - Date.now()), TIMER_MAX_MS));
     // A token limited to some organizations does not see the realm's servers.
-    this.admin = hasRole(this.principal, 'ADMIN') && !this.principal.organizationLimit;
+    this.admin = actsForTheRealm(this.principal);
     try {
       this.orgs = new Set(await this.deps.organizationsOf(this.principal));
     } catch {

@@ -1,7 +1,7 @@
 import { AuditKind, grantedOrganizations, type OrganizationGrant } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import type { MembershipRepository } from '../organizations/membership.repository.js';
+import { ORG_MAP, type MembershipRepository } from '../organizations/membership.repository.js';
 import type { UsersRepository } from './users.repository.js';
 
 export interface UsersServiceOptions {
@@ -48,7 +48,7 @@ export class UsersService {
     for (const c of changes) {
       const kind = c.change === 'removed' ? AuditKind.MemberRemove : AuditKind.MemberAdd;
       // The person's own sign-in caused it; the details say the groups decided.
-      await this.opts.audit?.record(p, { kind, organizationId: c.organizationId, details: { email: p.username, role: c.role, source: 'OIDC_ORG_MAP', change: c.change } }, { error: null });
+      await this.opts.audit?.record(p, { kind, organizationId: c.organizationId, details: { email: p.username, role: c.role, source: ORG_MAP, change: c.change } }, { error: null });
     }
   }
 }
