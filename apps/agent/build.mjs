@@ -47,8 +47,9 @@ export async function buildAgent({ quiet = false } = {}) {
     write: false,
     logLevel: quiet ? 'error' : 'warning',
     plugins: [contractHasNoSideEffects],
-    // ssh2's optional native parts: it falls back to its JavaScript crypto when they are missing.
-    external: ['cpu-features', '*.node'],
+    // ssh2's optional native parts: it falls back to its JavaScript crypto when they are missing;
+    // ws's optional native helpers, likewise (it has JavaScript for both).
+    external: ['cpu-features', '*.node', 'bufferutil', 'utf-8-validate'],
     // CommonJS dependencies (mqtt, ssh2) require() Node's built-ins; ssh2 looks for its optional
     // native part beside itself (__dirname): see copySshCrypto.
     banner: {
@@ -68,6 +69,7 @@ export async function buildAgent({ quiet = false } = {}) {
     renameSync(tmp, f.path);
   }
   copySshCrypto(dist);
+  copyPty(dist);
   const keep = new Set(files.map((f) => path.basename(f.path)));
   for (const name of readdirSync(dist)) {
     if (!keep.has(name) && name.endsWith('.mjs')) rmSync(path.join(dist, name), { force: true });
@@ -85,11 +87,27 @@ export async function buildAgent({ quiet = false } = {}) {
 function copySshCrypto(dist) {
   const from = path.join(path.dirname(createRequire(import.meta.url).resolve('ssh2/lib/protocol/crypto.js')), 'crypto/build/Release/sshcrypto.node');
   const to = path.join(dist, 'crypto/build/Release/sshcrypto.node');
+  copyNative(from, to);
+}
+
+/** A native part into the bundle, under a temporary name first (agents may build at once); gone when there is none. */
+function copyNative(from, to) {
   if (!existsSync(from)) return rmSync(to, { force: true });
   mkdirSync(path.dirname(to), { recursive: true });
   const tmp = `${to}.${process.pid}.tmp`;
   copyFileSync(from, tmp);
   renameSync(tmp, to);
+}
+
+/**
+ * node-pty's native part (issue 63: the web terminal), built by npm for this machine, goes where
+ * node-pty looks for it in a bundle: `build/Release/` beside the bundle's files. Without it (npm
+ * could not build it) the agent runs as before and refuses terminals, saying why.
+ */
+function copyPty(dist) {
+  const from = path.join(path.dirname(createRequire(import.meta.url).resolve('node-pty/package.json')), 'build/Release/pty.node');
+  const to = path.join(dist, 'build/Release/pty.node');
+  copyNative(from, to);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

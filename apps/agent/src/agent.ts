@@ -13,6 +13,7 @@ import {
   topics,
   transferCancelRequestSchema,
   tunnelCloseRequestSchema,
+  terminalOpenRequestSchema,
   tunnelOpenRequestSchema,
   type PropertiesPayload,
   type ReplyEnvelope,
@@ -34,6 +35,7 @@ import { SingleFlight } from './enrollment-loop.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
 import type { TunnelClient } from './tunnels/tunnel-client.js';
+import type { TerminalHost } from './terminal/terminal-host.js';
 import type { Installation } from './update/installation.js';
 import { SelfUpdate } from './update/self-update.js';
 
@@ -70,6 +72,7 @@ export class Agent {
   private readonly monitors = new MonitorWatch();
   /** Loaded with the first tunnel: an agent without tunnels never carries the SSH client. */
   private tunnels?: TunnelClient;
+  private terminals?: TerminalHost;
   /** Only under the installed launcher. */
   private readonly selfUpdate?: SelfUpdate;
   private updateChecked = false;
@@ -292,6 +295,9 @@ export class Agent {
         case RequestName.CloseTunnel:
           await this.tunnels?.close(valid(tunnelCloseRequestSchema, req.parameters));
           return reply({ ok: true });
+        case RequestName.OpenTerminal:
+          await (await this.terminalHost()).open(valid(terminalOpenRequestSchema, req.parameters));
+          return reply({ ok: true });
         case RequestName.CancelTransfer:
           this.transfers.cancel(valid(transferCancelRequestSchema, req.parameters).transferId);
           return reply({ ok: true });
@@ -302,6 +308,15 @@ export class Agent {
       if (!(err instanceof Refused)) log('warn', 'request failed', { name: req.name, err: (err as Error).message });
       reply({ ok: false, error: (err as Error).message, ...(err instanceof Refused && err.code ? { code: err.code } : {}) });
     }
+  }
+
+  /** Loaded with its pseudo-terminal library when a terminal is first asked for: most agents never load it. */
+  private async terminalHost(): Promise<TerminalHost> {
+    if (!this.terminals) {
+      const { TerminalHost } = await import('./terminal/terminal-host.js');
+      this.terminals ??= new TerminalHost(() => ({ consoleUrl: this.state.consoleUrl, ...this.state.mqtt }));
+    }
+    return this.terminals;
   }
 
   private async tunnelClient(): Promise<TunnelClient> {
@@ -345,6 +360,7 @@ export class Agent {
     this.stopped = true;
     killRunningCommands();
     this.tunnels?.end();
+    this.terminals?.end();
     this.timers.forEach(clearInterval);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.client;

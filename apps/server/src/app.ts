@@ -36,6 +36,11 @@ import { registerOrganizations } from './modules/organizations/organizations.mod
 import { systemRoutes } from './modules/system/system.routes.js';
 import { LiveBus } from './modules/live/live-bus.js';
 import { registerLive } from './modules/live/live.routes.js';
+import { WebSocketUpgrades } from './lib/websocket-upgrades.js';
+import { loopbackUrl } from './lib/loopback-url.js';
+import { TerminalService } from './modules/terminal/terminal.service.js';
+import { TerminalSessionsRepository } from './modules/terminal/terminal-sessions.repository.js';
+import { registerTerminal } from './modules/terminal/terminal.routes.js';
 import { liveAfterAction } from './modules/live/live-actions.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -141,12 +146,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
   const authenticate = bearerAuthenticator({ verifier: deps.verifier, apiTokens });
-  registerLive(app, {
+  const upgrades = new WebSocketUpgrades(app.server);
+  registerLive(app, upgrades, {
     authenticate,
     organizationsOf: async (member) => (await memberships.organizationsOf(member)).map((m) => m.organizationId),
     bus: live,
     origin: new URL(env.PUBLIC_URL).origin,
   });
+  if (deps.messaging) {
+    // The web terminal (issue 63): its sessions end when the live bus says their device went offline or was deleted.
+    const terminal = new TerminalService({
+      repo: new TerminalSessionsRepository(database.db),
+      policy,
+      audit,
+      devices: deps.messaging.devices,
+      hub: deps.messaging.hub,
+      authenticate,
+      peerUrl: () => env.CONSOLE_PEER_URL ?? loopbackUrl(app.server.address(), env.HOST),
+      idleMinutes: env.TERMINAL_IDLE_MINUTES,
+      maxSessions: env.TERMINAL_MAX_SESSIONS,
+      log: app.log.child({ module: 'terminal' }),
+    });
+    live.attach(terminal);
+    registerTerminal(app, upgrades, { service: terminal, credentials: deps.messaging.credentials, box: deps.box, origin: new URL(env.PUBLIC_URL).origin });
+  }
   const users = new UsersService(new UsersRepository(database.db), memberships, {
     organizationGrants: env.OIDC_ORG_MAP,
     audit,

@@ -1,4 +1,13 @@
-import { BUNDLE_MAX_BYTES_DEFAULT, euCountryCodes, parseOrganizationMap, parseRoleMap, tcpPortRangeSchema, UPLOAD_MAX_BYTES_DEFAULT } from '@fleetlink/contract';
+import {
+  BUNDLE_MAX_BYTES_DEFAULT,
+  euCountryCodes,
+  parseOrganizationMap,
+  parseRoleMap,
+  tcpPortRangeSchema,
+  TERMINAL_IDLE_MINUTES_DEFAULT,
+  TERMINAL_MAX_SESSIONS_DEFAULT,
+  UPLOAD_MAX_BYTES_DEFAULT,
+} from '@fleetlink/contract';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -219,6 +228,16 @@ const envSchema = z
     CONTACT_RATE_LIMIT_USER: z.coerce.number().int().min(1).default(5),
     /** Contact messages one client address may send per hour. */
     CONTACT_RATE_LIMIT_ADDRESS: z.coerce.number().int().min(1).default(20),
+    /** Minutes without a key pressed after which a web terminal session ends (issue 63). */
+    TERMINAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(TERMINAL_IDLE_MINUTES_DEFAULT),
+    /** Web terminal sessions one device may have open at once, over all consoles. */
+    TERMINAL_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(TERMINAL_MAX_SESSIONS_DEFAULT),
+    /**
+     * Where the other consoles of this installation reach this one (http://10.0.0.5:8080), to hand
+     * it a terminal's relay that the load balancer sent to them. Unset: this machine's loopback at
+     * the port the console listens on, which serves consoles on one machine only.
+     */
+    CONSOLE_PEER_URL: z.string().url('CONSOLE_PEER_URL must be a URL such as http://10.0.0.5:8080').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => !e.TUNNEL_TLS_CERT_FILE === !e.TUNNEL_TLS_KEY_FILE, {

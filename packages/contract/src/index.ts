@@ -28,5 +28,6 @@ export * from './mqtt/index.js';
 export * from './http/route-errors.js';
 export * from './http/api-routes.js';
 export * from './http/live.js';
+export * from './http/terminal.js';
 export * from './http/api-tokens.js';
 export * from './identity-map.js';

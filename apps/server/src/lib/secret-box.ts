@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** How a sealed value begins (SQL finds the plain ones by it). */
 export const SEALED_PREFIX = 'sealed:v1:';
@@ -16,6 +16,21 @@ export class SecretBoxError extends Error {}
 export class SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('A secret box needs a 256-bit key.');
+  }
+
+  /**
+   * A tag only consoles sharing this key can make (HMAC-SHA256 of the context and the message):
+   * how one console proves itself to another, e.g. when it hands over a terminal's relay.
+   */
+  tag(message: string, context: string): string {
+    return createHmac('sha256', this.key).update(`${context}\0${message}`).digest('base64url');
+  }
+
+  /** True when `tag` is `tag(message, context)`, compared in constant time. */
+  verifyTag(tag: string, message: string, context: string): boolean {
+    const expected = Buffer.from(this.tag(message, context));
+    const given = Buffer.from(tag);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   static isSealed(value: unknown): value is string {

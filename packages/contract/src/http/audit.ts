@@ -55,6 +55,10 @@ export const AuditKind = {
   ApiTokenRevoke: 'api-token.revoke',
   /** A token was used from an address it had not been used from before. */
   ApiTokenNewAddress: 'api-token.new-address',
+  /** A terminal session on a device began (who, from where) or could not. */
+  TerminalOpen: 'terminal.open',
+  /** It ended: why, how long, and the bytes each way (never what was typed). */
+  TerminalClose: 'terminal.close',
 } as const;
 export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
 export const auditKinds = Object.values(AuditKind) as [AuditKind, ...AuditKind[]];
@@ -104,6 +108,8 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'api-token.create': 'API token created',
   'api-token.revoke': 'API token revoked',
   'api-token.new-address': 'API token used from a new address',
+  'terminal.open': 'Terminal opened',
+  'terminal.close': 'Terminal closed',
 };
 
 export const auditOutcomes = ['ok', 'error'] as const;

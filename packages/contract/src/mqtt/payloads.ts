@@ -145,6 +145,7 @@ export const RequestName = {
   SetMonitors: 'monitors.set',
   OpenTunnel: 'tunnel.open',
   CloseTunnel: 'tunnel.close',
+  OpenTerminal: 'terminal.open',
 } as const;
 
 /** Reasons in a reply's `code`. */
@@ -190,6 +191,19 @@ export type FileFetchRequest = z.infer<typeof fileFetchRequestSchema>;
 
 /** `transfer.cancel`: stop the transfer if it is still going (its request then fails). */
 export const transferCancelRequestSchema = z.object({ transferId: z.string().min(1).max(64) });
+
+/**
+ * `terminal.open` (issue 63): open the relay WebSocket at `url` (relative to the console the agent
+ * enrolled with; its token works once) and a pseudo-terminal of this size on it. Answered once the
+ * shell runs and the relay is open, or refused with why (no pseudo-terminal on this device).
+ */
+export const terminalOpenRequestSchema = z.object({
+  sessionId: z.string().min(1).max(64),
+  url: z.string().min(1).max(512),
+  cols: z.number().int().min(2).max(1000),
+  rows: z.number().int().min(1).max(1000),
+});
+export type TerminalOpenRequest = z.infer<typeof terminalOpenRequestSchema>;
 
 /**
  * `command`: a person's command from the Command page. Kept apart from the console's own requests

@@ -14,3 +14,4 @@ export * from './contact.js';
 export * from './console-secrets.js';
 export * from './rate-limits.js';
 export * from './api-tokens.js';
+export * from './terminal-sessions.js';

@@ -51,6 +51,9 @@ export interface Messaging {
   hub: MessageHub;
   /** Takes a device's MQTT account away (devices deleted, keys reset). */
   accounts: DeviceAccounts;
+  /** Checks a device's own account (its agent opening a transfer or a terminal relay). */
+  credentials: DeviceCredentials;
+  devices: DevicesRepository;
   broker?: EmbeddedBroker;
   embeddedServerId?: string;
   servers: ServersService;
@@ -171,6 +174,8 @@ export async function startMessaging(o: {
   return {
     hub,
     accounts,
+    credentials,
+    devices,
     broker: embedded?.broker,
     embeddedServerId: embedded?.serverId,
     servers,

@@ -1,9 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { ErrorCode, LIVE_PATH, LiveClose } from '@fleetlink/contract';
+import { LIVE_PATH, LiveClose } from '@fleetlink/contract';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Member, Principal } from '../../auth/principal.js';
+import { refuseUpgrade, type WebSocketUpgrades } from '../../lib/websocket-upgrades.js';
 import type { LiveBus } from './live-bus.js';
 import { LiveStream } from './live-stream.js';
 
@@ -27,19 +26,17 @@ export interface LiveOptions {
  * browser always sends it on a WebSocket, so another site's page cannot open one with a stolen
  * token), the token comes as the first message (live-stream.ts), and each socket is pinged.
  */
-export function registerLive(app: FastifyInstance, o: LiveOptions): void {
+export function registerLive(app: FastifyInstance, upgrades: WebSocketUpgrades, o: LiveOptions): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 });
   const alive = new WeakSet<WebSocket>();
   const log = app.log.child({ module: 'live' });
 
-  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = (req.url ?? '').split('?')[0];
-    if (path !== LIVE_PATH) return refuse(socket, 404, `There is no WebSocket at ${path}.`);
+  upgrades.add((path) => path === LIVE_PATH, (req, socket, head) => {
     if (req.headers.origin !== o.origin) {
       log.info({ origin: req.headers.origin ?? null }, 'live socket refused: not opened by a page of this console');
-      return refuse(socket, 403, 'Live updates are only for pages of this console (the Origin header must be its own).');
+      return refuseUpgrade(socket, 403, 'Live updates are only for pages of this console (the Origin header must be its own).');
     }
-    if (wss.clients.size >= LIVE_STREAMS_MAX) return refuse(socket, 503, 'Too many live connections are open; the page refreshes every minute instead.');
+    if (wss.clients.size >= LIVE_STREAMS_MAX) return refuseUpgrade(socket, 503, 'Too many live connections are open; the page refreshes every minute instead.');
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.add(ws);
       ws.on('pong', () => alive.add(ws));
@@ -69,13 +66,4 @@ export function registerLive(app: FastifyInstance, o: LiveOptions): void {
     for (const ws of wss.clients) ws.terminate();
     wss.close();
   });
-}
-
-/** An HTTP answer on a socket that asked to be upgraded, then closed. */
-function refuse(socket: Duplex, status: number, message: string) {
-  const body = JSON.stringify({ code: status === 403 ? ErrorCode.Forbidden : status === 404 ? ErrorCode.NotFound : ErrorCode.Unavailable, message });
-  const reason = { 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status];
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
 }

@@ -1,0 +1,86 @@
+import { terminalEventSchema, terminalPath, type TerminalEvent } from '@fleetlink/contract';
+import WebSocket from 'ws';
+
+/** A terminal page's socket as a test drives it: what the shell printed, the console's events, how it closed. */
+export interface TerminalClient {
+  ws: WebSocket;
+  /** Everything the shell printed so far, as text. */
+  output(): string;
+  events: TerminalEvent[];
+  /** Resolves once the output since `from` (a length of output()) matches. */
+  waitFor(match: RegExp, timeoutMs?: number, from?: number): Promise<string>;
+  type(text: string): void;
+  resize(cols: number, rows: number): void;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): void;
+}
+
+/**
+ * Opens a device's terminal as the page does: the console's own Origin unless told otherwise, then
+ * the token and size as the first message. Resolves once the console said `ready`, or closed.
+ */
+export function openTerminal(
+  consoleUrl: string,
+  deviceId: string,
+  token: string | null,
+  o: { origin?: string | null; hello?: string; cols?: number; rows?: number } = {},
+): Promise<TerminalClient> {
+  const origin = o.origin === undefined ? new URL(consoleUrl).origin : o.origin;
+  const ws = new WebSocket(consoleUrl.replace(/^http/, 'ws') + terminalPath(deviceId), origin ? { origin } : {});
+  const chunks: Buffer[] = [];
+  let text = '';
+  const events: TerminalEvent[] = [];
+  const waiters = new Set<() => void>();
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  ws.on('message', (data, binary) => {
+    if (binary) {
+      chunks.push(data as Buffer);
+      text = '';
+    } else events.push(terminalEventSchema.parse(JSON.parse(String(data))));
+    waiters.forEach((w) => w());
+  });
+  const output = () => (text ||= Buffer.concat(chunks).toString('utf8'));
+  const client: TerminalClient = {
+    ws,
+    output,
+    events,
+    closed,
+    close: () => ws.close(),
+    type: (t) => ws.send(Buffer.from(t), { binary: true }),
+    resize: (cols, rows) => ws.send(JSON.stringify({ type: 'resize', cols, rows })),
+    waitFor(match, timeoutMs = 10_000, from = 0) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = output().slice(from).match(match);
+          if (!found) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found[0]);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no output matching ${match} within ${timeoutMs} ms; got ${JSON.stringify(output().slice(from).slice(-2000))} and ${JSON.stringify(events)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+  return new Promise((resolve, reject) => {
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => reject(Object.assign(new Error(`terminal socket refused: ${res.statusCode} ${body}`), { status: res.statusCode, body })));
+    });
+    ws.once('error', reject);
+    ws.once('open', () => {
+      if (o.hello !== undefined) ws.send(o.hello);
+      else if (token !== null) ws.send(JSON.stringify({ token, cols: o.cols ?? 80, rows: o.rows ?? 24 }));
+      const ready = new Promise<void>((r) => {
+        const check = () => events.some((e) => e.type === 'ready') && r();
+        waiters.add(check);
+      });
+      void Promise.race([ready, closed]).then(() => resolve(client));
+    });
+  });
+}
