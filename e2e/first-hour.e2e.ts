@@ -201,7 +201,7 @@ describe('the first hour', () => {
     });
     expect(other.status).toBe(201);
     const { page, pageErrors } = await suite.signedIn(admin, `/devices/${id}/servers`);
-    expect((await tabs(page)).map((t) => t.trim())).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Servers']);
+    expect((await tabs(page)).map((t) => t.trim())).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Terminal', 'Servers']);
     const card = page.getByTestId('device-server-card').filter({ hasText: 'MESSAGE' });
     await card.getByLabel('Migrate to').click();
     await page.getByRole('option', { name: /mqtt:\/\/127\.0\.0\.1:1 / }).click();

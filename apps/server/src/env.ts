@@ -228,8 +228,8 @@ const envSchema = z
     CONTACT_RATE_LIMIT_USER: z.coerce.number().int().min(1).default(5),
     /** Contact messages one client address may send per hour. */
     CONTACT_RATE_LIMIT_ADDRESS: z.coerce.number().int().min(1).default(20),
-    /** Minutes without a key pressed after which a web terminal session ends (issue 63). */
-    TERMINAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(TERMINAL_IDLE_MINUTES_DEFAULT),
+    /** Minutes without a key pressed after which a web terminal session ends (issue 63); fractions allowed (0.5). */
+    TERMINAL_IDLE_MINUTES: z.coerce.number().positive('TERMINAL_IDLE_MINUTES must be more than 0').max(24 * 60).default(TERMINAL_IDLE_MINUTES_DEFAULT),
     /** Web terminal sessions one device may have open at once, over all consoles. */
     TERMINAL_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(TERMINAL_MAX_SESSIONS_DEFAULT),
     /**

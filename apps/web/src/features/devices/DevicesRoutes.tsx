@@ -2,6 +2,7 @@ import { Route, Routes } from 'react-router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { DevicesLandingPage } from './DevicesLandingPage';
 import { DeviceCommandPage } from './command/DeviceCommandPage';
+import { DeviceTerminalPage } from './terminal/DeviceTerminalPage';
 import { DeviceDeletePage } from './detail/DeviceDeletePage';
 import { DeviceInstallPage } from './detail/DeviceInstallPage';
 import { DeviceLayout } from './detail/DeviceLayout';
@@ -37,6 +38,7 @@ export function DevicesRoutes() {
         <Route path="delete" element={<ManagersOnly><DeviceDeletePage /></ManagersOnly>} />
         <Route path="servers" element={<DeviceServersTab />} />
         <Route path="command" element={<DeviceCommandPage />} />
+        <Route path="terminal" element={<DeviceTerminalPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />

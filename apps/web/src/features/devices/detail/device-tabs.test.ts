@@ -13,10 +13,10 @@ describe('device tabs', () => {
     expect(redirectFor(`/devices/${id}/edit`, tabs)).toBeUndefined();
   });
 
-  it('shows every tab with properties, Command and Servers for ADMIN only', () => {
+  it('shows every tab with properties, Command, Terminal and Servers for ADMIN only', () => {
     expect(labels(deviceTabs({ id, properties: {}, canManage: true }, false))).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete']);
     const admin = deviceTabs({ id, properties: {}, canManage: true }, true);
-    expect(labels(admin)).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Servers']);
+    expect(labels(admin)).toEqual(['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Terminal', 'Servers']);
     expect(redirectFor(`/devices/${id}`, admin)).toBeUndefined();
     expect(redirectFor(`/devices/${id}/tunnels/new`, admin)).toBeUndefined();
     expect(redirectFor(`/devices/${id}/command`, deviceTabs({ id, properties: {}, canManage: true }, false))).toBe(`/devices/${id}`);
@@ -33,6 +33,7 @@ describe('device tabs', () => {
     expect(isAdminOnlyPath(`/devices/${id}/command`, id)).toBe(true);
     expect(isAdminOnlyPath(`/devices/${id}/command/`, id)).toBe(true);
     expect(isAdminOnlyPath(`/devices/${id}/servers`, id)).toBe(true);
+    expect(isAdminOnlyPath(`/devices/${id}/terminal`, id)).toBe(true);
     expect(isAdminOnlyPath(`/devices/${id}/commander`, id)).toBe(false);
     expect(isAdminOnlyPath(`/devices/${id}/install`, id)).toBe(false);
     expect(isAdminOnlyPath(`/devices/${id}`, id)).toBe(false);

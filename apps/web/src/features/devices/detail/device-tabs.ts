@@ -7,6 +7,7 @@ import {
   IconInfoCircle,
   IconNetwork,
   IconServer2,
+  IconTerminal,
   IconTerminal2,
   IconTrash,
 } from '@tabler/icons-react';
@@ -14,7 +15,7 @@ import { isTabActive, type TabEntry } from '../../../app/tab-bar/tab-entry';
 
 /**
  * The tabs of a device (SPEC §2): with agent properties Summary, Network, Storage, Monitor, Install,
- * Edit, Delete (+ Command and Servers for realm ADMIN); without them only Install, Edit, Delete.
+ * Edit, Delete (+ Command, Terminal and Servers for realm ADMIN); without them only Install, Edit, Delete.
  * Edit and Delete only for those who may manage it (issue 59: a USER member's were refused anyway).
  */
 export function deviceTabs(device: Pick<Device, 'id' | 'properties' | 'canManage'>, isAdmin: boolean): TabEntry[] {
@@ -37,6 +38,7 @@ export function deviceTabs(device: Pick<Device, 'id' | 'properties' | 'canManage
     ...(isAdmin
       ? [
           { routerLink: `${base}/command`, label: 'Command', icon: IconTerminal2 },
+          { routerLink: `${base}/terminal`, label: 'Terminal', icon: IconTerminal },
           { routerLink: `${base}/servers`, label: 'Servers', icon: IconServer2 },
         ]
       : []),
@@ -44,7 +46,7 @@ export function deviceTabs(device: Pick<Device, 'id' | 'properties' | 'canManage
 }
 
 /** The tabs for realm ADMIN only (SPEC §2): anyone else gets the access-denied page there, not another tab. */
-const ADMIN_TABS = ['command', 'servers'];
+const ADMIN_TABS = ['command', 'terminal', 'servers'];
 
 export function isAdminOnlyPath(pathname: string, deviceId: string): boolean {
   const path = pathname.replace(/\/+$/, '');
