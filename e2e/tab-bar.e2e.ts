@@ -6,7 +6,7 @@ import { serveFixture } from './support/component-server';
 /** The TabBar of apps/web in a real browser: which tabs fit, the overflow menu, and its highlight. */
 
 const TEST_TIMEOUT_MS = 60_000;
-const ALL_TABS = ['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Terminal', 'Servers'];
+const ALL_TABS = ['Summary', 'Network', 'Storage', 'Monitor', 'Install', 'Edit', 'Delete', 'Command', 'Servers'];
 const WIDE = { width: 1400, height: 600 };
 const NARROW = { width: 420, height: 700 };
 
