@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { apiTokens } from '../../db/schema/index.js';
 import mqtt from 'mqtt';
-import { agentClientId, commandOutputSchema, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
+import { agentClientId, commandOutputSchema, TerminalClose, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordLogin } from '../../idp/password-login.js';
 import { startBalancer, type Balancer } from '../../testing/balancer.test-support.js';
@@ -24,6 +24,7 @@ import {
   type MosquittoProcess,
 } from '../broker/broker.test-support.js';
 import { openLive, sawOnline } from '../live/live.test-support.js';
+import { openTerminal, type TerminalClient } from '../terminal/terminal.test-support.js';
 import { manifest, tarGz } from '../releases/bundle-archives.test-support.js';
 import { startS3, type S3Server } from '../transfers/s3.test-support.js';
 import { ingressGet, startLocalService, type LocalService } from '../tunnels/local-service.test-support.js';
@@ -453,6 +454,36 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
     const refused = await call('A', 'GET', '/api/me', undefined, secret);
     expect(refused.status).toBe(401);
     expect(refused.body.message).toMatch(/^This API token was revoked on /);
+  });
+
+  it('opens a terminal whose relay reached the other console: it is handed over; the per-device cap counts both consoles (issue 63)', async () => {
+    const { device } = await liveDevice('terminal across consoles');
+    const origin = new URL(lb.url).origin;
+    const backends = lb.backends;
+    const opened: TerminalClient[] = [];
+    try {
+      // The page at one console, the agent's relay sent by the balancer to the other.
+      for (const [page, relay] of [['A', ports.b], ['B', ports.a]] as const) {
+        lb.backends = [relay];
+        const t = await openTerminal(urlOf(page), device.id, admin, { origin });
+        opened.push(t);
+        expect(t.events, `page at ${page}`).toMatchObject([{ type: 'ready' }]);
+        t.type(`echo page-at-"${page}"\r`);
+        await t.waitFor(new RegExp(`page-at-${page}`));
+      }
+      lb.backends = backends;
+      // Two sessions open (one per console): two more anywhere, then the fifth is refused.
+      opened.push(await openTerminal(urlOf('A'), device.id, admin, { origin }), await openTerminal(urlOf('B'), device.id, admin, { origin }));
+      expect(opened.every((t) => t.events[0]?.type === 'ready')).toBe(true);
+      const fifth = await openTerminal(urlOf('A'), device.id, admin, { origin });
+      expect(await fifth.closed).toMatchObject({ code: TerminalClose.Conflict });
+      // The shell's exit comes back across the handover.
+      opened[0]!.type('exit\r');
+      expect(await opened[0]!.closed).toMatchObject({ code: TerminalClose.Ended, reason: 'The shell exited with code 0.' });
+    } finally {
+      lb.backends = backends;
+      opened.forEach((t) => t.close());
+    }
   });
 
   // Last: it leaves this address without enrollments for a minute.
