@@ -12,57 +12,23 @@
  *   npx tsx bench/tunnel-tcp.ts
  *   BYTES=1073741824 ROUNDS=5 npx tsx bench/tunnel-tcp.ts
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../apps/server/src/testing/test-console.js';
+import { requireSshd, startLocalSshd, waitForPort } from './local-sshd.js';
 import { percentile } from './percentile.js';
 import { fleetlinkTunnel, startEnds } from './tunnel-setup.js';
 
 const BYTES = Number(process.env.BYTES ?? 512 * 1024 * 1024);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const SSHD = process.env.SSHD ?? '/usr/sbin/sshd';
 
 const mbps = (ms: number) => BYTES / 1048576 / (ms / 1000);
 
-/** An sshd of its own on a free port (key login only), and `ssh -N -R` to it forwarding a port to `servicePort`. */
+/** `ssh -N -R` to an sshd of its own, forwarding a port to `servicePort`. */
 async function openSshTunnel(servicePort: number): Promise<{ port: number; cipher: string; close(): void }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-sshd-'));
-  const keygen = (file: string) => spawnSync('ssh-keygen', ['-q', '-N', '', '-t', 'ed25519', '-f', file]);
-  keygen(path.join(dir, 'host'));
-  keygen(path.join(dir, 'client'));
-  writeFileSync(path.join(dir, 'authorized_keys'), readFileSync(path.join(dir, 'client.pub')));
-  const sshPort = await freePort();
-  const config = path.join(dir, 'sshd_config');
-  writeFileSync(
-    config,
-    [
-      `Port ${sshPort}`,
-      'ListenAddress 127.0.0.1',
-      `HostKey ${dir}/host`,
-      `PidFile ${dir}/sshd.pid`,
-      `AuthorizedKeysFile ${dir}/authorized_keys`,
-      'StrictModes no',
-      'PasswordAuthentication no',
-      'KbdInteractiveAuthentication no',
-      'UsePAM no',
-      'PermitRootLogin prohibit-password',
-      'AllowTcpForwarding yes',
-      '',
-    ].join('\n'),
-  );
-  mkdirSync('/run/sshd', { recursive: true });
-  const sshd = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  await waitForPort(sshPort);
+  const sshd = await startLocalSshd();
   const remotePort = await freePort();
   let out = '';
-  const ssh: ChildProcess = spawn(
-    'ssh',
-    ['-v', '-N', '-R', `${remotePort}:127.0.0.1:${servicePort}`, '-i', `${dir}/client`, '-p', String(sshPort), '-o', 'StrictHostKeyChecking=no', '-o', `UserKnownHostsFile=${dir}/known_hosts`, '-o', 'ExitOnForwardFailure=yes', `${userInfo().username}@127.0.0.1`],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const ssh: ChildProcess = spawn('ssh', ['-v', '-N', '-R', `${remotePort}:127.0.0.1:${servicePort}`, '-o', 'ExitOnForwardFailure=yes', ...sshd.sshArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
   ssh.stderr!.on('data', (d) => (out += d));
   await waitForPort(remotePort);
   return {
@@ -70,29 +36,12 @@ async function openSshTunnel(servicePort: number): Promise<{ port: number; ciphe
     cipher: /kex: server->client cipher: (\S+)/.exec(out)?.[1] ?? 'unknown',
     close() {
       ssh.kill();
-      sshd.kill();
-      rmSync(dir, { recursive: true, force: true });
+      sshd.close();
     },
   };
 }
 
-async function waitForPort(port: number, ms = 10_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
-}
-
-if (!existsSync(SSHD)) {
-  console.error(`This benchmark compares with OpenSSH: it needs ${SSHD} (Debian: apt-get install openssh-server), or SSHD=path.`);
-  process.exit(2);
-}
+requireSshd();
 const ends = startEnds();
 const { port: servicePort } = await ends.ask<{ port: number }>({ op: 'sink' });
 const fleetlink = await fleetlinkTunnel({ type: 'TCP', port: servicePort });

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { agentTerminalUrl, AuditKind, RequestName, TerminalClose } from '@fleetlink/contract';
-import { and, asc, eq, like } from 'drizzle-orm';
+import { and, asc, eq, isNull, like } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries } from '../../db/schema/index.js';
+import { auditEntries, terminalSessions } from '../../db/schema/index.js';
 import {
   createDevice,
   embeddedSetup,
@@ -111,6 +111,9 @@ describe.skipIf(process.platform !== 'linux')('web terminal', () => {
     expect(JSON.stringify([open, close])).not.toContain('secret');
   });
 
+  const openSessions = async () =>
+    (await s.tc.database.db.select().from(terminalSessions).where(and(eq(terminalSessions.deviceId, d.device.id), isNull(terminalSessions.endedAt)))).length;
+
   const entries = (sessionId: string) =>
     s.tc.database.db
       .select()
@@ -171,6 +174,7 @@ describe.skipIf(process.platform !== 'linux')('web terminal', () => {
     // No page waits for this session on any console: taken, then refused as unreachable.
     expect(await relayStatus(own.username, own.password, fresh)).toBe(502);
     expect(await relayStatus(own.username, own.password, fresh)).toBe(403);
+    await repo.ended(sessionId);
     // The session itself still works.
     t.type('echo still-"here"\r');
     await t.waitFor(/still-here/);
@@ -178,6 +182,8 @@ describe.skipIf(process.platform !== 'linux')('web terminal', () => {
   }, 60_000);
 
   it(`allows ${4} sessions per device at once; one more gets a clear 409`, async () => {
+    // The sessions of the tests before have ended (their pages closed without waiting).
+    await waitFor(async () => (await openSessions()) === 0, 5000, 'earlier sessions ended');
     const four = await Promise.all([1, 2, 3, 4].map(() => terminal(d.device.id, d.admin)));
     expect(four.every(ready)).toBe(true);
     const fifth = await terminal(d.device.id, d.admin);
