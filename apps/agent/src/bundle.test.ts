@@ -24,3 +24,22 @@ describe('the agent bundle', () => {
     expect(typeof native.AESGCMCipher).toBe('function');
   });
 });
+
+const ptyNative = path.join(path.dirname(createRequire(import.meta.url).resolve('node-pty/package.json')), 'build/Release/pty.node');
+
+describe('the agent bundle and its terminal', () => {
+  // npm builds node-pty wherever a compiler is (CI's machine has one); without it the agent refuses terminals, saying why.
+  it.skipIf(!existsSync(ptyNative))("carries node-pty's native part where the bundled node-pty looks for it, and it runs a shell", () => {
+    const built = spawnSync(process.execPath, [path.join(agentDir, 'build.mjs')], { encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    expect(readFileSync(path.join(dist, 'build/Release/pty.node')).equals(readFileSync(ptyNative))).toBe(true);
+    // The bundled node-pty, from dist/ with no node_modules on its way, opens a pseudo-terminal.
+    const chunk = readdirSync(dist).find((f) => f.endsWith('.mjs') && readFileSync(path.join(dist, f), 'utf8').includes('loadNativeModule'));
+    expect(chunk).toBeDefined();
+    const script = `import(${JSON.stringify(path.join(dist, chunk!))}).then(({ default: pty }) => {
+      pty.spawn('/bin/sh', ['-c', 'stty size'], { cols: 77, rows: 11 }).onData((d) => process.stdout.write(d));
+    });`;
+    const ran = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: '/', timeout: 10_000 });
+    expect(ran.stdout).toContain('11 77');
+  });
+});

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ErrorCode } from '@fleetlink/contract';
+import type { WebSocket } from 'ws';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, path: string) => void;
 
@@ -45,4 +46,29 @@ export function refuseUpgrade(socket: Duplex, status: keyof typeof REASONS, mess
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+}
+
+/**
+ * Pings every socket `sockets()` gives each `everyMs`; one that did not answer the previous ping is
+ * gone (a closed laptop, a dropped network) and is cut. `watch` each socket as it opens.
+ */
+export function pingSockets(sockets: () => Iterable<WebSocket>, everyMs: number): { watch(ws: WebSocket): void; stop(): void } {
+  const alive = new WeakSet<WebSocket>();
+  const timer = setInterval(() => {
+    for (const ws of sockets()) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  }, everyMs).unref();
+  return {
+    watch(ws) {
+      alive.add(ws);
+      ws.on('pong', () => alive.add(ws));
+    },
+    stop: () => clearInterval(timer),
+  };
 }

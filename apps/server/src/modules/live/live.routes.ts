@@ -1,8 +1,8 @@
 import { LIVE_PATH, LiveClose } from '@fleetlink/contract';
 import type { FastifyInstance } from 'fastify';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { Member, Principal } from '../../auth/principal.js';
-import { refuseUpgrade, type WebSocketUpgrades } from '../../lib/websocket-upgrades.js';
+import { pingSockets, refuseUpgrade, type WebSocketUpgrades } from '../../lib/websocket-upgrades.js';
 import type { LiveBus } from './live-bus.js';
 import { LiveStream } from './live-stream.js';
 
@@ -28,7 +28,7 @@ export interface LiveOptions {
  */
 export function registerLive(app: FastifyInstance, upgrades: WebSocketUpgrades, o: LiveOptions): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 });
-  const alive = new WeakSet<WebSocket>();
+  const pings = pingSockets(() => wss.clients, PING_EVERY_MS);
   const log = app.log.child({ module: 'live' });
 
   upgrades.add((path) => path === LIVE_PATH, (req, socket, head) => {
@@ -38,27 +38,15 @@ export function registerLive(app: FastifyInstance, upgrades: WebSocketUpgrades, 
     }
     if (wss.clients.size >= LIVE_STREAMS_MAX) return refuseUpgrade(socket, 503, 'Too many live connections are open; the page refreshes every minute instead.');
     wss.handleUpgrade(req, socket, head, (ws) => {
-      alive.add(ws);
-      ws.on('pong', () => alive.add(ws));
+      pings.watch(ws);
       const address = req.socket.remoteAddress ?? '';
       new LiveStream(ws, { authenticate: o.authenticate, address, organizationsOf: o.organizationsOf, bus: o.bus, log });
     });
   });
 
-  const pings = setInterval(() => {
-    for (const ws of wss.clients) {
-      if (!alive.has(ws)) {
-        ws.terminate();
-        continue;
-      }
-      alive.delete(ws);
-      ws.ping();
-    }
-  }, PING_EVERY_MS).unref();
-
   // Before the server stops listening: it waits for every open connection, upgraded sockets too.
   app.addHook('preClose', async () => {
-    clearInterval(pings);
+    pings.stop();
     o.bus.close();
     for (const ws of wss.clients) ws.close(LiveClose.GoingAway, 'The console is stopping.');
     // Sockets that do not answer the close in a moment are cut.

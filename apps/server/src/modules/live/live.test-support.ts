@@ -1,5 +1,6 @@
 import { LIVE_PATH, liveMessageSchema, type LiveDeviceChange, type LiveMessage } from '@fleetlink/contract';
 import WebSocket from 'ws';
+import { whenUpgraded } from '../../testing/websocket.test-support.js';
 
 /** A live socket as a page holds it: every message it got, and how it ended. */
 export interface LiveClient {
@@ -54,19 +55,12 @@ export function openLive(consoleUrl: string, token: string | null, o: { origin?:
       });
     },
   };
-  return new Promise((resolve, reject) => {
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => reject(Object.assign(new Error(`live socket refused: ${res.statusCode} ${body}`), { status: res.statusCode, body })));
-    });
-    ws.once('error', reject);
-    ws.once('open', () => {
-      if (o.hello !== undefined) ws.send(o.hello);
-      else if (token !== null) ws.send(JSON.stringify({ token }));
-      // Ready, or closed (a refused token): either way the caller looks at what came.
-      void Promise.race([client.next((m) => m.type === 'ready', 10_000, 0).catch(() => undefined), closed]).then(() => resolve(client));
-    });
+  return whenUpgraded(ws, 'live socket', async () => {
+    if (o.hello !== undefined) ws.send(o.hello);
+    else if (token !== null) ws.send(JSON.stringify({ token }));
+    // Ready, or closed (a refused token): either way the caller looks at what came.
+    await Promise.race([client.next((m) => m.type === 'ready', 10_000, 0).catch(() => undefined), closed]);
+    return client;
   });
 }
 

@@ -5,7 +5,7 @@ import { basicCredentials } from '@fleetlink/contract/basic-credentials';
 import type { FastifyInstance } from 'fastify';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { refuseUpgrade, type WebSocketUpgrades } from '../../lib/websocket-upgrades.js';
+import { pingSockets, refuseUpgrade, type WebSocketUpgrades } from '../../lib/websocket-upgrades.js';
 import type { DeviceCredentials } from '../enrollment/credentials.js';
 import { joinSockets } from './socket-flow.js';
 import type { TerminalService } from './terminal.service.js';
@@ -48,11 +48,9 @@ export function registerTerminal(app: FastifyInstance, upgrades: WebSocketUpgrad
   const log = app.log.child({ module: 'terminal' });
   const pages = new WebSocketServer({ noServer: true, maxPayload: TERMINAL_FRAME_MAX });
   const relays = new WebSocketServer({ noServer: true, maxPayload: TERMINAL_FRAME_MAX });
-  const alive = new WeakSet<WebSocket>();
-  const watch = (ws: WebSocket) => {
-    alive.add(ws);
-    ws.on('pong', () => alive.add(ws));
-  };
+  // The handed-over relays this console opened to another are cut with the agent's side they join.
+  const pings = pingSockets(() => [...pages.clients, ...relays.clients], PING_EVERY_MS);
+  const watch = (ws: WebSocket) => pings.watch(ws);
 
   upgrades.add((path) => path.startsWith(TERMINAL_PATH_PREFIX), (req, socket, head, path) => {
     const deviceId = path.match(PAGE_PATH)?.[1];
@@ -99,7 +97,6 @@ export function registerTerminal(app: FastifyInstance, upgrades: WebSocketUpgrad
       if (!peer) return refuseUpgrade(socket, 502, 'The console holding this terminal could not be reached.');
       relays.handleUpgrade(req, socket, head, (ws) => {
         watch(ws);
-        watch(peer);
         joinSockets(ws, peer);
       });
     } catch (err) {
@@ -133,19 +130,8 @@ export function registerTerminal(app: FastifyInstance, upgrades: WebSocketUpgrad
     });
   });
 
-  const pings = setInterval(() => {
-    for (const ws of [...pages.clients, ...relays.clients]) {
-      if (!alive.has(ws)) {
-        ws.terminate();
-        continue;
-      }
-      alive.delete(ws);
-      ws.ping();
-    }
-  }, PING_EVERY_MS).unref();
-
   app.addHook('preClose', async () => {
-    clearInterval(pings);
+    pings.stop();
     o.service.close();
     await new Promise<void>((resolve) => setTimeout(resolve, pages.clients.size + relays.clients.size ? 200 : 0));
     for (const ws of [...pages.clients, ...relays.clients]) ws.terminate();

@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { terminalEventSchema, terminalPath, type TerminalEvent } from '@fleetlink/contract';
 import WebSocket from 'ws';
+import { whenUpgraded } from '../../testing/websocket.test-support.js';
 
 /** A terminal page's socket as a test drives it: what the shell printed, the console's events, how it closed. */
 const KEPT = 64 * 1024;
@@ -81,21 +82,15 @@ export function openTerminal(
       });
     },
   };
-  return new Promise((resolve, reject) => {
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => reject(Object.assign(new Error(`terminal socket refused: ${res.statusCode} ${body}`), { status: res.statusCode, body })));
+  return whenUpgraded(ws, 'terminal socket', async () => {
+    if (o.hello !== undefined) ws.send(o.hello);
+    else if (token !== null) ws.send(JSON.stringify({ token, cols: o.cols ?? 80, rows: o.rows ?? 24 }));
+    // Ready, or closed (refused): either way the caller looks at what came.
+    const ready = new Promise<void>((r) => {
+      const check = () => events.some((e) => e.type === 'ready') && r();
+      waiters.add(check);
     });
-    ws.once('error', reject);
-    ws.once('open', () => {
-      if (o.hello !== undefined) ws.send(o.hello);
-      else if (token !== null) ws.send(JSON.stringify({ token, cols: o.cols ?? 80, rows: o.rows ?? 24 }));
-      const ready = new Promise<void>((r) => {
-        const check = () => events.some((e) => e.type === 'ready') && r();
-        waiters.add(check);
-      });
-      void Promise.race([ready, closed]).then(() => resolve(client));
-    });
+    await Promise.race([ready, closed]);
+    return client;
   });
 }
