@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { agentTerminalUrl, RequestName, terminalHelloSchema, type TerminalHello } from '@fleetlink/contract';
+import { agentTerminalUrl, AuditKind, RequestName, terminalHelloSchema, type TerminalHello } from '@fleetlink/contract';
 import type { WebSocket } from 'ws';
 import { hasRole, type Principal } from '../../auth/principal.js';
 import { InvalidTokenError } from '../../auth/token-verifier.js';
@@ -68,27 +68,30 @@ export class TerminalService implements LiveSink {
     }
     let principal: Principal;
     try {
-      principal = await this.deps.authenticate(hello.token, address);
-      await this.authorize(principal, deviceId);
+      principal = { ...(await this.deps.authenticate(hello.token, address)), clientAddress: address };
     } catch (err) {
       return refuse(page, ...refusalOf(err));
     }
+    // From here the caller is known: a refusal is written to the audit trail (who tried which device).
+    const refused = (status: number, message: string) => {
+      void this.deps.audit.record(principal, { kind: AuditKind.TerminalOpen, deviceId, details: {} }, { error: message });
+      refuse(page, status, message);
+    };
     const id = randomUUID();
     const relay = newLinkToken();
     try {
+      await this.authorize(principal, deviceId);
       const opened = await this.deps.repo.open(
         { id, deviceId, username: principal.username, relayTokenHash: relay.hash, relayExpiresAt: new Date(Date.now() + RELAY_WAIT_MS), peerUrl: this.deps.peerUrl() },
         this.deps.maxSessions,
       );
-      if (opened === 'gone') return refuse(page, 404, 'Device not found.');
-      if (opened === 'full') {
-        return refuse(page, 409, `This device already has ${this.deps.maxSessions} terminal sessions open, the most it may have: close one first.`);
-      }
+      if (opened === 'gone') return refused(404, 'Device not found.');
+      if (opened === 'full') return refused(409, `This device already has ${this.deps.maxSessions} terminal sessions open, the most it may have: close one first.`);
     } catch (err) {
-      return refuse(page, ...refusalOf(err));
+      return refused(...refusalOf(err));
     }
     if (page.readyState !== page.OPEN) return void this.deps.repo.ended(id).catch(() => {});
-    const session = new TerminalSession(id, deviceId, { ...principal, clientAddress: address }, page, hello, {
+    const session = new TerminalSession(id, deviceId, principal, page, hello, {
       audit: this.deps.audit,
       isOnline: (d) => this.deps.devices.isOnline(d),
       idleMs: this.deps.idleMinutes * 60_000,
