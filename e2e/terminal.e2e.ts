@@ -79,6 +79,7 @@ describe('terminal: a shell on a live device in the browser', () => {
     // The shell ends: the page says why, and Reconnect opens a new session.
     await page.keyboard.type('exit\n');
     await page.getByTestId('terminal-status').getByText('The shell exited with code 0.').waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: screenshotPath('device-terminal-ended.png') });
     await page.getByTestId('terminal-reconnect').click();
     await page.getByTestId('terminal-status').getByText('Connected').waitFor({ timeout: 20_000 });
     await page.getByTestId('terminal').click();

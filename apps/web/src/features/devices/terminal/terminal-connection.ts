@@ -36,12 +36,14 @@ export class TerminalConnection {
   private paused = false;
   private ended = false;
   private readonly encoder = new TextEncoder();
+  private size: TerminalSize;
 
   constructor(private readonly o: TerminalConnectionOptions) {
+    this.size = o.size;
     const Ws = o.WebSocket ?? WebSocket;
     this.socket = new Ws(o.origin.replace(/^http/, 'ws') + terminalPath(o.deviceId));
     this.socket.binaryType = 'arraybuffer';
-    this.socket.onopen = () => this.socket.send(JSON.stringify({ token: o.token, ...o.size }));
+    this.socket.onopen = () => this.socket.send(JSON.stringify({ token: o.token, ...this.size }));
     this.socket.onmessage = (event) => this.received(event.data as ArrayBuffer | string);
     this.socket.onclose = (event) => this.end(event.reason || LOST);
   }
@@ -53,6 +55,7 @@ export class TerminalConnection {
   }
 
   resize(size: TerminalSize): void {
+    this.size = size;
     this.control({ type: 'resize', ...size });
   }
 
@@ -85,8 +88,11 @@ export class TerminalConnection {
     } catch {
       return; // Something a newer console says that this page does not know.
     }
-    if (event.type === 'ready') this.o.onState({ phase: 'ready' });
-    else this.end(event.message);
+    if (event.type === 'ready') {
+      // The window may have changed while the shell was starting: the console heard nothing of it then.
+      if (this.size.cols !== this.o.size.cols || this.size.rows !== this.o.size.rows) this.resize(this.size);
+      this.o.onState({ phase: 'ready' });
+    } else this.end(event.message);
   }
 
   private control(message: TerminalControl) {
