@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, user } from './support/accounts';
@@ -57,6 +60,24 @@ describe('terminal: a shell on a live device in the browser', () => {
 
     await page.keyboard.type('uname -a\n');
     await waitForScreen(page, /Linux \S+ .*GNU\/Linux|Linux \S+ \d/);
+
+    // Full-screen programs: top draws and quits on q; vi edits a file (where the machine has them).
+    if (existsSync('/usr/bin/top')) {
+      await page.keyboard.type('top\n');
+      await waitForScreen(page, /load average/);
+      await page.keyboard.press('q');
+      await page.keyboard.type('clear\n');
+    }
+    if (existsSync('/usr/bin/vi')) {
+      const file = path.join(tmpdir(), `fleetlink-terminal-${STAMP}.txt`);
+      await page.keyboard.type(`vi ${file}\n`);
+      await waitForScreen(page, /^~/m);
+      await page.keyboard.type('ihello from vi');
+      await page.keyboard.press('Escape');
+      await page.keyboard.type(':wq\n');
+      await page.keyboard.type(`clear; cat ${file}; rm ${file}\n`);
+      await waitForScreen(page, /^hello from vi\s*$/m);
+    }
 
     // The shell's size is the page's, and follows the window.
     const wide = await sizes(page, 'wide');
