@@ -97,6 +97,19 @@ describe('terminal: a shell on a live device in the browser', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.screenshot({ path: screenshotPath('device-terminal.png'), fullPage: true });
 
+    // A flood of output: the page keeps answering, and Ctrl+C stops it at once.
+    await page.keyboard.type('yes flood\n');
+    await waitForScreen(page, /flood\s+flood/);
+    await page.waitForTimeout(3000);
+    for (let i = 0; i < 5; i++) {
+      const asked = Date.now();
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+      expect(Date.now() - asked).toBeLessThan(1000);
+    }
+    await page.keyboard.press('Control+C');
+    await page.keyboard.type('clear; echo flood-"stopped"\n');
+    await waitForScreen(page, /^flood-stopped\s*$/m, 30_000);
+
     // The shell ends: the page says why, and Reconnect opens a new session.
     await page.keyboard.type('exit\n');
     await page.getByTestId('terminal-status').getByText('The shell exited with code 0.').waitFor({ timeout: 15_000 });
