@@ -30,8 +30,8 @@ async function send(endpoint: BlobEndpoint, relative: string, method: 'GET' | 'P
   return { req, response };
 }
 
-/** Fails with the console's own words when it refuses `what` it was asked. */
-async function accepted(res: IncomingMessage, what = 'the transfer'): Promise<IncomingMessage> {
+/** Fails with the console's own words when it refuses `what` it was asked (a blob URL, a terminal relay). */
+export async function accepted(res: IncomingMessage, what = 'the transfer'): Promise<IncomingMessage> {
   const status = res.statusCode ?? 0;
   if (status >= 200 && status < 300) return res;
   let text = '';

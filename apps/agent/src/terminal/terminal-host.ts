@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { terminalRelayMessageSchema, type TerminalOpenRequest } from '@fleetlink/contract';
 import type { IPty } from 'node-pty';
 import type { RawData, WebSocket } from 'ws';
-import type { BlobEndpoint } from '../files/blob-http.js';
+import { accepted, type BlobEndpoint } from '../files/blob-http.js';
 import { log } from '../log.js';
 import { Refused } from '../refused.js';
 
@@ -112,19 +112,12 @@ export class TerminalHost {
     });
     return new Promise((resolve, reject) => {
       relay.once('open', () => resolve(relay));
+      // The console's own words, as the blob URLs read them; the socket goes once they are read (ws
+      // leaves an answer it did not expect to whoever listens for it).
       relay.once('unexpected-response', (_req, res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => {
-          let message = `HTTP ${res.statusCode}`;
-          try {
-            message = (JSON.parse(text) as { message?: string }).message ?? message;
-          } catch {
-            // Not the console's JSON: the status says enough.
-          }
-          reject(new Refused(`The console refused the terminal relay: ${message}`));
-        });
-        relay.terminate();
+        accepted(res, 'the terminal relay')
+          .then(() => reject(new Refused(`The console refused the terminal relay: HTTP ${res.statusCode}`)), reject)
+          .finally(() => relay.terminate());
       });
       relay.once('error', (err) => reject(new Refused(`The terminal relay could not reach the console: ${err.message}`)));
     });
