@@ -141,13 +141,21 @@ describe.skipIf(process.platform !== 'linux')('web terminal', () => {
     expect([none, forged, user, guest, stranger].some(ready)).toBe(false);
     expect(asked.length).toBe(before);
     // Who tried is written down (a token that was not valid says nobody).
-    const tried = await s.tc.database.db.select().from(auditEntries).where(and(eq(auditEntries.kind, AuditKind.TerminalOpen), eq(auditEntries.outcome, 'error')));
-    expect(tried.map((e) => [e.username, e.deviceId, e.error])).toEqual(
-      expect.arrayContaining([
-        ['user@fleetlink.local', d.device.id, 'Only administrators can open a terminal on a device.'],
-        ['admin@fleetlink.local', foreign.id, 'Device not found.'],
-      ]),
-    );
+    // (Written beside the refusal, not before it: the entries may land a moment after the close.)
+    const tried = async () =>
+      (await s.tc.database.db.select().from(auditEntries).where(and(eq(auditEntries.kind, AuditKind.TerminalOpen), eq(auditEntries.outcome, 'error')))).map((e) => [
+        e.username,
+        e.deviceId,
+        e.error,
+      ]);
+    await expect
+      .poll(tried, { timeout: 5000 })
+      .toEqual(
+        expect.arrayContaining([
+          ['user@fleetlink.local', d.device.id, 'Only administrators can open a terminal on a device.'],
+          ['admin@fleetlink.local', foreign.id, 'Device not found.'],
+        ]),
+      );
   });
 
   it("takes the relay's token once, and only from the device it is for", async () => {
