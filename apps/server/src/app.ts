@@ -42,6 +42,10 @@ import { TerminalService } from './modules/terminal/terminal.service.js';
 import { TerminalSessionsRepository } from './modules/terminal/terminal-sessions.repository.js';
 import { registerTerminal } from './modules/terminal/terminal.routes.js';
 import { liveAfterAction } from './modules/live/live-actions.js';
+import { JobRunner } from './modules/jobs/job-runner.js';
+import { JobsRepository } from './modules/jobs/jobs.repository.js';
+import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { JobsService } from './modules/jobs/jobs.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { bearerAuthenticator, registerAuth } from './plugins/auth.js';
@@ -170,6 +174,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     live.attach(terminal);
     registerTerminal(app, upgrades, { service: terminal, credentials: deps.messaging.credentials, box: deps.box, origin: new URL(env.PUBLIC_URL).origin });
   }
+  // Fleet jobs (issue 64): every console runs a runner; they share the work through the database.
+  const jobsRepo = new JobsRepository(database.db);
+  const jobRunner = deps.messaging
+    ? new JobRunner({
+        repo: jobsRepo,
+        hub: deps.messaging.hub,
+        audit,
+        live,
+        concurrency: env.JOB_CONCURRENCY,
+        tickMs: env.JOB_TICK_MS,
+        cronSeconds: env.JOB_CRON_SECONDS,
+        log: app.log.child({ module: 'jobs' }),
+      })
+    : undefined;
+  if (jobRunner) {
+    live.attach(jobRunner);
+    app.addHook('onReady', async () => void jobRunner.start());
+    app.addHook('onClose', () => jobRunner.stop());
+  }
+  const jobs = new JobsService({ db: database.db, repo: jobsRepo, audit, live, wake: () => jobRunner?.wake(), cronSeconds: env.JOB_CRON_SECONDS });
   const users = new UsersService(new UsersRepository(database.db), memberships, {
     organizationGrants: env.OIDC_ORG_MAP,
     audit,
@@ -191,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(invoicesRoutes, { service: invoices });
       await registerContact(api, { db: database.db, box: deps.box, env, rateLimitStore: rateLimits.store('contact') });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
+      await api.register(jobsRoutes, { service: jobs });
       if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy, rateLimitStore: rateLimits.store('enroll') });
     },
     { prefix: '/api' },

@@ -1,6 +1,7 @@
 import {
   BUNDLE_MAX_BYTES_DEFAULT,
   euCountryCodes,
+  JOB_CONCURRENCY_DEFAULT,
   parseOrganizationMap,
   parseRoleMap,
   tcpPortRangeSchema,
@@ -238,6 +239,15 @@ const envSchema = z
      * the port the console listens on, which serves consoles on one machine only.
      */
     CONSOLE_PEER_URL: z.string().url('CONSOLE_PEER_URL must be a URL such as http://10.0.0.5:8080').optional(),
+    /** Fleet job commands one console has in flight at once (issue 64), so a 10,000-device job does not stampede the broker. */
+    JOB_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(JOB_CONCURRENCY_DEFAULT),
+    /** Whether cron expressions may have a sixth field, seconds, first (for tests and demos: a minute is long to wait). */
+    JOB_CRON_SECONDS: z
+      .enum(['true', 'false'], { error: 'JOB_CRON_SECONDS must be true or false.' })
+      .default('false')
+      .transform((v) => v === 'true'),
+    /** How often each console looks for job work (due runs, expiries, devices to send to); a device coming online wakes it at once. */
+    JOB_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => !e.TUNNEL_TLS_CERT_FILE === !e.TUNNEL_TLS_KEY_FILE, {

@@ -31,3 +31,4 @@ export * from './http/live.js';
 export * from './http/terminal.js';
 export * from './http/api-tokens.js';
 export * from './identity-map.js';
+export * from './http/jobs.js';

@@ -6,6 +6,7 @@ import { contactRoutes } from './contact.js';
 import { deviceRoutes } from './devices.js';
 import { fileRoutes } from './files.js';
 import { invoiceRoutes } from './invoices.js';
+import { jobRoutes } from './jobs.js';
 import { monitorRoutes } from './monitors.js';
 import { organizationRoutes } from './organizations.js';
 import { proxyRoutes } from './proxy.js';
@@ -46,6 +47,7 @@ export const apiRoutes = {
   releases: releaseRoutes,
   agentDownloads: agentDownloadRoutes,
   apiTokens: apiTokenRoutes,
+  jobs: jobRoutes,
 } as const;
 
 export interface ApiOperation {

@@ -59,6 +59,12 @@ export const AuditKind = {
   TerminalOpen: 'terminal.open',
   /** It ended: why, how long, and the bytes each way (never what was typed). */
   TerminalClose: 'terminal.close',
+  /** A fleet job was created (issue 64): its command, target, schedule and how many devices it reached then. */
+  JobCreate: 'job.create',
+  /** One run of a job started (the devices it resolved to) or ended (the count of each state). */
+  JobRunStart: 'job.run-start',
+  JobRunFinish: 'job.run-finish',
+  JobCancel: 'job.cancel',
 } as const;
 export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
 export const auditKinds = Object.values(AuditKind) as [AuditKind, ...AuditKind[]];
@@ -110,6 +116,10 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'api-token.new-address': 'API token used from a new address',
   'terminal.open': 'Terminal opened',
   'terminal.close': 'Terminal closed',
+  'job.create': 'Job created',
+  'job.run-start': 'Job run started',
+  'job.run-finish': 'Job run finished',
+  'job.cancel': 'Job cancelled',
 };
 
 export const auditOutcomes = ['ok', 'error'] as const;

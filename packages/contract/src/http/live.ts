@@ -46,6 +46,8 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('devices'), changes: z.array(liveDeviceChangeSchema) }),
   /** Message servers or tunnel proxies changed (status, utilization): realm administrators only. */
   z.object({ type: z.literal('servers') }),
+  /** Fleet jobs of the person that changed (a run started or ended, results came in): their ids. */
+  z.object({ type: z.literal('jobs'), ids: z.array(z.string()) }),
   /**
    * More changed than is worth telling one by one (or the console may have missed some): the page
    * reads again what it shows.

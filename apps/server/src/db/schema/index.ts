@@ -15,3 +15,4 @@ export * from './console-secrets.js';
 export * from './rate-limits.js';
 export * from './api-tokens.js';
 export * from './terminal-sessions.js';
+export * from './jobs.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditCsvLine, csvCell } from './audit-csv.js';
+import { csvCell } from '../../lib/csv.js';
+import { auditCsvLine } from './audit-csv.js';
 
 describe('audit CSV', () => {
   it('quotes per RFC 4180 only where needed, doubling quotes', () => {

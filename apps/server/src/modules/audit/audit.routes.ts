@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   auditExportParamsSchema,
   auditFilterSchema,
@@ -11,7 +10,8 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AuditCsv, AuditService } from './audit.service.js';
+import { sendCsv } from '../../lib/csv.js';
+import type { AuditService } from './audit.service.js';
 
 const tags = ['audit'];
 const admin = { roles: [RealmRole.Admin] };
@@ -20,16 +20,6 @@ const user = { roles: [RealmRole.User] };
 const open = { public: true };
 const csvAnswer = { 200: z.string().describe('text/csv (RFC 4180), streamed') };
 const linkAnswer = { 201: z.string().describe(`A relative URL that downloads the CSV once, within a minute`) };
-
-/** Streams the CSV as it is read; the file name says which day it was taken. */
-function sendCsv(reply: FastifyReply, csv: AuditCsv) {
-  const day = new Date().toISOString().slice(0, 10);
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${csv.name}-${day}.csv"`)
-    .header('cache-control', 'no-store')
-    .send(Readable.from(csv.lines));
-}
 
 const sendLink = (reply: FastifyReply, url: string) => reply.code(201).type('text/plain; charset=utf-8').send(url);
 

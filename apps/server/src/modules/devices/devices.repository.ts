@@ -80,7 +80,7 @@ const answerColumns = { device: deviceColumns, organization: organizationColumns
 const FEW_MATCHES = 5000;
 
 /** Devices that match the search text: full-text prefix match, or an id prefix. */
-function matchCondition(search: string | undefined): SQL | undefined {
+export function matchCondition(search: string | undefined): SQL | undefined {
   const tsquery = toPrefixQuery(search);
   if (!tsquery) return undefined;
   const text = sql`${deviceSearch.document} @@ to_tsquery('simple', ${tsquery})`;

@@ -13,6 +13,8 @@ export interface LiveChanges {
   servers(): void;
   /** Who belongs to an organization changed; `user` is a username (email) that joined or left. */
   access(org: string, user?: string): void;
+  /** A fleet job of `owner` (a username) changed: a run started or ended, a device's result came in. */
+  job(id: string, owner: string): void;
 }
 
 /** One device's changes as the streams get them: with its organization, which decides who may see it. */
@@ -30,6 +32,14 @@ export interface LiveSink {
   access(org: string, user?: string): void;
   /** Too much changed to say which (another console's burst, or notices were missed). */
   resync(orgs?: Set<string>): void;
+  /** Fleet jobs that changed, each with its owner (only streams that want them listen). */
+  jobs?(changes: JobChange[]): void;
+}
+
+/** A fleet job that changed, and whose it is: only its owner's pages hear of it. */
+export interface JobChange {
+  id: string;
+  owner: string;
 }
 
 /** What travels between consoles, short keys since NOTIFY payloads are small. */
@@ -40,7 +50,11 @@ interface LiveNotice {
   r?: string[];
   s?: 1;
   a?: { org: string; user?: string };
+  j?: JobChange[];
 }
+
+/** Job changes per NOTIFY (an id and a login each: well under PostgreSQL's payload limit). */
+const JOBS_PER_NOTICE = 40;
 
 /** Past this many devices in one flush, other consoles hear only which organizations changed. */
 const LISTED_MAX = 500;
@@ -57,6 +71,9 @@ export class LiveBus implements LiveChanges {
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private readonly sinks = new Set<LiveSink>();
+  /** Jobs changed since the last flush: a 10,000-device run tells each page once per flush, not per device. */
+  private readonly pendingJobs = new Map<string, string>();
+  private jobTimer?: NodeJS.Timeout;
   private closed = false;
 
   constructor(
@@ -101,6 +118,18 @@ export class LiveBus implements LiveChanges {
     this.tell({ a: { org, user } });
   }
 
+  job(id: string, owner: string): void {
+    if (this.closed) return;
+    this.pendingJobs.set(id, owner);
+    this.jobTimer ??= setTimeout(() => {
+      this.jobTimer = undefined;
+      const changes = [...this.pendingJobs].map(([id, owner]) => ({ id, owner }));
+      this.pendingJobs.clear();
+      this.sinks.forEach((s) => s.jobs?.(changes));
+      for (let i = 0; i < changes.length; i += JOBS_PER_NOTICE) this.tell({ j: changes.slice(i, i + JOBS_PER_NOTICE) });
+    }, this.o.flushMs ?? 100);
+  }
+
   /** Sends what was gathered (on the timer, one flush at a time). */
   private async flush(): Promise<void> {
     if (!this.pending.size) return;
@@ -121,6 +150,8 @@ export class LiveBus implements LiveChanges {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.jobTimer);
+    this.pendingJobs.clear();
     this.pending.clear();
   }
 
@@ -158,6 +189,7 @@ export class LiveBus implements LiveChanges {
     }
     if (notice.s) this.sinks.forEach((s) => s.servers());
     if (notice.a) this.sinks.forEach((s) => s.access(notice.a!.org, notice.a!.user));
+    if (notice.j) this.sinks.forEach((s) => s.jobs?.(notice.j!));
   }
 }
 

@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import type { WebSocket } from 'ws';
 import { actsForTheRealm, type Member, type Principal } from '../../auth/principal.js';
 import { InvalidTokenError } from '../../auth/token-verifier.js';
-import type { BusChange, LiveBus, LiveSink } from './live-bus.js';
+import type { BusChange, JobChange, LiveBus, LiveSink } from './live-bus.js';
 import { DeviceChanges } from './device-changes.js';
 
 /** At most one device message per this many ms: a fleet that all changes at once is a few messages a second. */
@@ -41,6 +41,7 @@ export class LiveStream implements LiveSink {
   private readonly pending = new DeviceChanges();
   private resyncDue = false;
   private serversDue = false;
+  private readonly jobsDue = new Set<string>();
   private lastSent = 0;
   private sendTimer?: NodeJS.Timeout;
   private endTimer?: NodeJS.Timeout;
@@ -128,6 +129,13 @@ export class LiveStream implements LiveSink {
     this.schedule();
   }
 
+  /** Only the jobs the person made: a job is its creator's. */
+  jobs(changes: JobChange[]): void {
+    if (!this.principal) return;
+    for (const c of changes) if (c.owner === this.principal.username && this.jobsDue.size < LIVE_PENDING_MAX) this.jobsDue.add(c.id);
+    if (this.jobsDue.size) this.schedule();
+  }
+
   access(org: string, user?: string): void {
     const principal = this.principal;
     if (!principal || (!this.orgs.has(org) && user !== principal.username)) return;
@@ -177,6 +185,10 @@ export class LiveStream implements LiveSink {
       this.serversDue = false;
       this.write({ type: 'servers' });
     }
+    if (this.jobsDue.size) {
+      this.write({ type: 'jobs', ids: [...this.jobsDue] });
+      this.jobsDue.clear();
+    }
   }
 
   private write(message: LiveMessage) {
@@ -192,6 +204,7 @@ export class LiveStream implements LiveSink {
     clearTimeout(this.endTimer);
     clearTimeout(this.sendTimer);
     this.pending.clear();
+    this.jobsDue.clear();
     this.deps.bus.detach(this);
   }
 }
