@@ -25,7 +25,7 @@ import { emptyCounts, type JobResultRow, type JobRow, type JobRunRow, type JobsR
 /** The commands a job may send: those the agent knows (a folder listing is no job). */
 const JOB_COMMANDS: readonly string[] = Object.values(CommandName);
 /** How long past its command's timeout a console's claim on one device holds before another settles it. */
-const LEASE_MARGIN_SECONDS = 30;
+const LEASE_MARGIN_SECONDS = 10;
 const LIST_MAX = 200;
 /** Rows per query while a CSV export streams. */
 const CSV_CHUNK = 500;

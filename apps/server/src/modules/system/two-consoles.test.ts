@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
-import { apiTokens } from '../../db/schema/index.js';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { apiTokens, auditEntries, devices, jobResults, jobRuns } from '../../db/schema/index.js';
 import mqtt from 'mqtt';
 import { agentClientId, commandOutputSchema, TerminalClose, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,9 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       TUNNEL_DOMAIN: DOMAIN,
       AGENT_HEARTBEAT_SECONDS: '1',
       API_TOKEN_RATE_LIMIT: '20',
+      // One job command in flight per console, looked for often: a job's devices must be shared out.
+      JOB_CONCURRENCY: '1',
+      JOB_TICK_MS: '200',
       ...s3.env,
     };
     // Both start at once on the new database: one migrates and seeds, the other waits and finds it done.
@@ -485,6 +488,53 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       opened.forEach((t) => t.close());
     }
   });
+
+  it('sends each device of a job once with two consoles, and completes a job whose console was killed holding a claim (issue 64)', async () => {
+    const tag = `two-job-${randomBytes(3).toString('hex')}`;
+    const targets: string[] = [];
+    for (const name of ['job one', 'job two', 'job three']) targets.push((await liveDevice(name)).device.id);
+    const db = b.database.db;
+    await db.update(devices).set({ tags: [tag] }).where(inArray(devices.id, targets));
+    const marks = tempDir('fleetlink-two-jobs-');
+    dirs.push(marks);
+    const job = (which: 'A' | 'B', shell: string) =>
+      call(which, 'POST', '/api/jobs', { command: { name: 'execute', parameters: [{ name: 'command', value: shell }, { name: 'timeout', value: '5' }] }, target: { kind: 'tag', tag } });
+    const results = async (jobId: string) => db.select().from(jobResults).innerJoin(jobRuns, eq(jobRuns.id, jobResults.runId)).where(eq(jobRuns.jobId, jobId));
+    const ended = (jobId: string, ms: number) =>
+      waitFor(async () => {
+        const got = await call('B', 'GET', `/api/jobs/${jobId}`);
+        return got.body.runs?.[0]?.state === 'finished' && got.body;
+      }, ms, 'the run ended');
+
+    // Made at A; each console sends one at a time, so both take a share; each device runs once.
+    const once = path.join(marks, 'once');
+    const first = await job('A', `sleep 1; echo ran >> ${once}`);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect((await ended(first.body.id, 30_000)).runs[0].counts).toMatchObject({ succeeded: 3, failed: 0 });
+    expect(readFileSync(once, 'utf8')).toBe('ran\nran\nran\n');
+    expect(new Set((await results(first.body.id)).map((r) => r.job_results.claimedBy)).size).toBe(2);
+    const sent = await db
+      .select({ deviceId: auditEntries.deviceId })
+      .from(auditEntries)
+      .where(and(eq(auditEntries.kind, 'command'), sql`${auditEntries.details}->>'jobId' = ${first.body.id}`));
+    expect(sent.map((e) => e.deviceId).sort()).toEqual([...targets].sort());
+
+    // Killed while both consoles hold a claim: the one A held lapses and is failed with the reason; B does the rest.
+    const second = await job('B', `sleep 2; echo ran >> ${path.join(marks, 'twice')}`);
+    expect(second.status).toBe(201);
+    await waitFor(async () => new Set((await results(second.body.id)).filter((r) => r.job_results.state === 'running').map((r) => r.job_results.claimedBy)).size === 2, 10_000, 'both consoles sending');
+    await a.kill('SIGKILL');
+    lb.backends = [ports.b];
+    try {
+      const done = await ended(second.body.id, 40_000);
+      expect(done.runs[0].counts).toMatchObject({ succeeded: 2, failed: 1, running: 0, queued: 0 });
+      const failed = (await results(second.body.id)).find((r) => r.job_results.state === 'failed')!;
+      expect(failed.job_results.reason).toBe('The console sending it stopped before the device answered: it may or may not have run.');
+    } finally {
+      a = await startConsoleA();
+      lb.backends = [ports.a, ports.b];
+    }
+  }, 120_000);
 
   // Last: it leaves this address without enrollments for a minute.
   it('holds the enrollment limit of one address across both consoles', async () => {
