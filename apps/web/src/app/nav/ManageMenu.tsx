@@ -1,11 +1,14 @@
-import { IconHistory, IconPackage, IconRefresh, IconServer2, IconSettings } from '@tabler/icons-react';
+import { IconHistory, IconListCheck, IconPackage, IconRefresh, IconServer2, IconSettings } from '@tabler/icons-react';
 import { MenuLink } from './MenuLink';
 import { NavMenu } from './NavMenu';
 
 /** Manage menu (role ADMIN). */
 export function ManageMenu() {
   return (
-    <NavMenu label="Manage" icon={<IconSettings size={18} />} sections={['/operator', '/servers', '/agent']}>
+    <NavMenu label="Manage" icon={<IconSettings size={18} />} sections={['/operator', '/servers', '/agent', '/jobs']}>
+      <MenuLink to="/jobs" icon={<IconListCheck size={16} />}>
+        Jobs
+      </MenuLink>
       <MenuLink to="/operator" icon={<IconRefresh size={16} />}>
         Rebuild index
       </MenuLink>

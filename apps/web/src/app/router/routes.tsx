@@ -7,6 +7,7 @@ import { ContactPage } from '../../features/contact/ContactPage';
 import { DevicesRoutes } from '../../features/devices/DevicesRoutes';
 import { OperatorPage } from '../../features/devices/OperatorPage';
 import { HomePage } from '../../features/home/HomePage';
+import { JobsRoutes } from '../../features/jobs/JobsRoutes';
 import { PrivacyPolicyPage } from '../../features/legal/PrivacyPolicyPage';
 import { TermsOfServicePage } from '../../features/legal/TermsOfServicePage';
 import { NotFoundPage } from '../../features/not-found/NotFoundPage';
@@ -39,6 +40,7 @@ export const routes: RouteObject[] = [
           { path: 'organizations/*', element: <OrganizationsRoutes />, handle: user },
           { path: 'servers/*', element: <ServersRoutes />, handle: admin },
           { path: 'agent/*', element: <AgentRoutes />, handle: admin },
+          { path: 'jobs/*', element: <JobsRoutes />, handle: admin },
           { path: 'operator', element: <OperatorPage />, handle: admin },
           { path: 'operator/audit', element: <AuditTrailPage />, handle: admin },
           // Login only.

@@ -1,20 +1,11 @@
-import {
-  COMMAND_NAME_MAX,
-  COMMAND_PARAMETER_NAME_MAX,
-  COMMAND_PARAMETER_VALUE_MAX,
-  COMMAND_PARAMETERS_MAX,
-  CommandName,
-  FILE_COMMAND,
-  commandFormDefaults,
-  commandFormSchema,
-  type CommandFormInput,
-} from '@fleetlink/contract';
-import { ActionIcon, Autocomplete, Button, Card, Group, Loader, Select, Stack, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { CommandName, FILE_COMMAND, commandFormDefaults, commandFormSchema, type CommandFormInput } from '@fleetlink/contract';
+import { Button, Card, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlayerPlay } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useCurrentDevice } from '../detail/DeviceLayout';
 import { CommandAnswer, CommandFailure, ListingAnswer } from './CommandAnswer';
+import { CommandFields } from './CommandFields';
 import { useCommandHistory, useRunCommand } from './command-api';
 import { commandLine, RECENT_COMMANDS_MAX, recentCommands } from './recent-commands';
 
@@ -60,64 +51,13 @@ export function DeviceCommandPage() {
               data-testid="command-history"
             />
           ) : null}
-          <Autocomplete
-            label="Command"
-            withAsterisk
-            maxLength={COMMAND_NAME_MAX}
-            data={[...Object.values(CommandName), FILE_COMMAND]}
+          <CommandFields
+            form={form}
+            rows={rows}
+            names={[...Object.values(CommandName), FILE_COMMAND]}
             description="execute runs the parameter command in the device’s shell (parameter timeout: seconds, default 30, at most 300); ping answers at once; restart restarts the agent; update installs the agent bundle of the newest release of the device’s branch (an agent installed with the installer), trying again one that failed; file lists the folder of the parameter path."
-            {...form.getInputProps('name')}
+            onLastEnter={runOnEnter}
           />
-          <Stack gap="xs" aria-label="Parameters">
-            <Text size="sm" fw={500}>
-              Parameters
-            </Text>
-            {rows.map((_, i) => (
-              <Group key={form.key(`parameters.${i}`)} align="flex-start" wrap="nowrap" data-testid="command-parameter">
-                <TextInput
-                  aria-label={`Parameter ${i + 1} name`}
-                  placeholder="Name"
-                  withAsterisk
-                  w={200}
-                  maxLength={COMMAND_PARAMETER_NAME_MAX}
-                  {...form.getInputProps(`parameters.${i}.name`)}
-                />
-                <Textarea
-                  aria-label={`Parameter ${i + 1} value`}
-                  placeholder="Value"
-                  autosize
-                  minRows={1}
-                  maxRows={8}
-                  style={{ flex: 1 }}
-                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-                  maxLength={COMMAND_PARAMETER_VALUE_MAX}
-                  {...form.getInputProps(`parameters.${i}.value`)}
-                  onKeyDown={i === rows.length - 1 ? runOnEnter : undefined}
-                />
-                <Tooltip label="Remove parameter" withArrow>
-                  <ActionIcon variant="subtle" color="gray" mt={4} aria-label={`Remove parameter ${i + 1}`} onClick={() => form.removeListItem('parameters', i)}>
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Tooltip>
-              </Group>
-            ))}
-            {rows.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                No parameters.
-              </Text>
-            ) : null}
-            <Group>
-              <Button
-                variant="light"
-                size="xs"
-                leftSection={<IconPlus size={14} />}
-                disabled={rows.length >= COMMAND_PARAMETERS_MAX}
-                onClick={() => form.insertListItem('parameters', { name: '', value: '' })}
-              >
-                Add parameter
-              </Button>
-            </Group>
-          </Stack>
           <Group justify="flex-end">
             <Button type="submit" leftSection={<IconPlayerPlay size={16} />} loading={run.isPending}>
               Run

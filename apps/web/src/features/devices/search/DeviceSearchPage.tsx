@@ -1,7 +1,8 @@
-import type { DeviceStatusFilter } from '@fleetlink/contract';
-import { Badge, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconLayoutGrid, IconList } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
+import { RealmRole, type DeviceStatusFilter } from '@fleetlink/contract';
+import { Badge, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconLayoutGrid, IconList, IconPlayerPlay } from '@tabler/icons-react';
+import { Link, useSearchParams } from 'react-router';
+import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
 import { useDeviceSearch } from '../device-api';
 import { DeviceCard } from './DeviceCard';
@@ -20,6 +21,7 @@ export function DeviceSearchPage() {
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [mode, setMode] = useListMode();
+  const session = useSession();
   const { data, isLoading } = useDeviceSearch({
     search,
     status: tab === 'all' ? undefined : tab,
@@ -41,15 +43,28 @@ export function DeviceSearchPage() {
       <AppBreadcrumbs items={[{ label: 'Devices', to: '/devices' }, { label: 'Find devices' }]} />
       <Group justify="space-between" align="flex-end">
         <Title order={2}>Find devices</Title>
-        <SegmentedControl
-          aria-label="Display mode"
-          value={mode}
-          onChange={(v) => setMode(v as ListMode)}
-          data={[
-            { value: 'grid', label: <Group gap={4} wrap="nowrap"><IconLayoutGrid size={16} /> Grid</Group> },
-            { value: 'list', label: <Group gap={4} wrap="nowrap"><IconList size={16} /> List</Group> },
-          ]}
-        />
+        <Group>
+          {session.hasRole(RealmRole.Admin) ? (
+            // A fleet job (issue 64) of what this search finds, the tab included.
+            <Button
+              variant="light"
+              leftSection={<IconPlayerPlay size={16} />}
+              component={Link}
+              to={`/jobs/new?${new URLSearchParams({ ...(search ? { search } : {}), ...(tab !== 'all' ? { status: tab } : {}) })}`}
+            >
+              Run a command on these devices
+            </Button>
+          ) : null}
+          <SegmentedControl
+            aria-label="Display mode"
+            value={mode}
+            onChange={(v) => setMode(v as ListMode)}
+            data={[
+              { value: 'grid', label: <Group gap={4} wrap="nowrap"><IconLayoutGrid size={16} /> Grid</Group> },
+              { value: 'list', label: <Group gap={4} wrap="nowrap"><IconList size={16} /> List</Group> },
+            ]}
+          />
+        </Group>
       </Group>
       <DeviceSearchBox initial={search} />
       <Tabs value={tab} onChange={(v) => update({ tab: v === 'all' || !v ? undefined : v, page: undefined })}>
