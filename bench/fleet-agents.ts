@@ -89,8 +89,14 @@ function startAgent(d: FleetPlan['devices'][number], i: number) {
   client.on('message', (_topic, payload) => {
     counters.requests++;
     try {
-      const req = JSON.parse(payload.toString('utf8')) as { id: string; replyTo: string; name: string };
-      const result = req.name === 'ping' ? { ok: true, result: { time: new Date().toISOString() } } : { ok: false, error: `Unknown request ${req.name}` };
+      const req = JSON.parse(payload.toString('utf8')) as { id: string; replyTo: string; name: string; parameters?: { name?: string } };
+      const result =
+        req.name === 'ping'
+          ? { ok: true, result: { time: new Date().toISOString() } }
+          : req.name === 'command' && req.parameters?.name === 'ping'
+            ? // The command ping (a fleet job's, bench/fleet-job.ts), answered as the agent does.
+              { ok: true, result: { exitCode: 0, signal: null, timedOut: false, stdout: 'pong\n', stderr: '', stdoutCut: 0, stderrCut: 0, durationMs: 0 } }
+            : { ok: false, error: `Unknown request ${req.name}` };
       publish(req.replyTo, { id: req.id, ...result }, false, true);
     } catch {
       // Not for a simulated agent to judge.

@@ -99,6 +99,8 @@ export class EmbeddedBroker {
       // disconnects its sender before the broker holds any of it.
       const limit = new MqttPacketLimit(MQTT_MAX_PACKET_BYTES);
       limit.on('error', (err) => {
+        // Torn down with the connection (the broker stopping with clients still on): no packet to blame.
+        if (err.name === 'AbortError') return void socket.destroy();
         log.warn({ address: socket.remoteAddress, err: err.message }, 'MQTT connection closed: packet too large');
         socket.destroy();
       });
