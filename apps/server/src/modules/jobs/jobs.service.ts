@@ -14,7 +14,7 @@ import {
 } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, forbidden, notFound } from '../../lib/app-error.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { LiveChanges } from '../live/live-bus.js';
 import { jobsCsvHeader, jobsCsvLine } from './job-csv.js';
@@ -123,6 +123,8 @@ export class JobsService {
   async cancel(p: Principal, id: string): Promise<Job> {
     const row = await this.own(p, id);
     if (row.cancelledAt) return this.get(p, id);
+    const running = (await this.o.repo.runsOf([id])).some((r) => r.state === 'running');
+    if (!row.nextRunAt && !running) throw conflict('This job has finished: there is nothing left to cancel.');
     await this.o.audit.track(
       p,
       { kind: AuditKind.JobCancel, details: { jobId: id, name: row.commandName, target: row.targetText } },

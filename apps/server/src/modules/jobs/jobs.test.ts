@@ -157,6 +157,10 @@ describe('fleet jobs', () => {
     const job = await api.create(executeForm('exit 3', { kind: 'devices', ids: [d.device.id] }));
     const done = await api.ended(job.id);
     expect((await api.results(job.id))[0]).toMatchObject({ state: 'failed', exitCode: 3, reason: 'It exited with code 3.' });
+    // A finished job has nothing left to cancel.
+    const late = await api.call(`/api/jobs/${job.id}/cancel`, { method: 'POST' });
+    expect(late.status).toBe(409);
+    expect((await late.json()).message).toBe('This job has finished: there is nothing left to cancel.');
     const again = await api.call(`/api/jobs/${job.id}/runs/${done.runs[0]!.id}/rerun-failed`, { method: 'POST' });
     expect(again.status).toBe(201);
     const rerun = await again.json();
