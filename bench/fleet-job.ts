@@ -12,20 +12,14 @@
  *   FLEET_N=10000 TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/fleet-job.ts
  *
  * Environment: FLEET_N (1000), JOB_CONCURRENCY (100), FLEET_PROCS (simulator processes, 2),
- * FLEET_CONNECT_RATE (500/s), TEST_DATABASE_URL (a fresh PostgreSQL database for the run).
+ * FLEET_CONNECT_RATE (500/s), DATABASE_URL, or TEST_DATABASE_URL (a fresh PostgreSQL database for the run).
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { RequestName, jobSchema } from '@fleetlink/contract';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { startConsole } from '../apps/server/src/console.js';
 import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
-import { createTestDatabase } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters } from './fleet-agents.js';
-import { benchConsoleEnv, endOnSignalsAndAfter, enrollAll, fleetSettings, log, startSimulators, stopChildren } from './fleet-support.js';
+import { endOnSignalsAndAfter, enrollAll, fleetSettings, log, startBenchConsole, startSimulators } from './fleet-support.js';
 
 const { N, PROCS, ENROLL_CONCURRENCY } = fleetSettings(500);
 const CONNECT_RATE = Number(process.env.FLEET_CONNECT_RATE ?? 500);
@@ -33,30 +27,13 @@ const CONCURRENCY = Number(process.env.JOB_CONCURRENCY ?? 100);
 const ADMIN = { email: 'admin@fleetlink.local', password: 'admin' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-job-bench-'));
-const fresh = process.env.TEST_DATABASE_URL ? await createTestDatabase('fleetlink_job_bench') : undefined;
-const env = await benchConsoleEnv(dataDir, {
+const { consoleApp, db, dataDir, children, shutdown, stopping } = await startBenchConsole('job-bench', {
   // Heartbeats and load samples rarely: the job's traffic is what is measured.
   AGENT_HEARTBEAT_SECONDS: '300',
   AGENT_METRICS_SECONDS: '600',
   ENROLL_RATE_LIMIT: String(Math.max(100, N * 2)),
   JOB_CONCURRENCY: String(CONCURRENCY),
-  ...(fresh ? { DATABASE_URL: fresh.url } : {}),
 });
-const consoleApp = await startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
-const db = consoleApp.database.db;
-const children: ChildProcess[] = [];
-let stopping = false;
-
-async function shutdown(code: number) {
-  if (stopping) process.exit(code);
-  stopping = true;
-  await stopChildren(children);
-  await consoleApp.close().catch(() => {});
-  await fresh?.drop().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(code);
-}
 endOnSignalsAndAfter(N / 10 + 900, shutdown, log);
 
 /** CPU of this process (the console) in % of one core over `fn`, and `fn`'s time. */
@@ -80,7 +57,7 @@ try {
   const rows = await db.select({ id: devices.id, key: devices.installationKey }).from(devices).where(eq(devices.organizationId, orgId));
   const { enrolled, brokerUrl } = await enrollAll(consoleApp.url, rows, ENROLL_CONCURRENCY, log);
   const sims = startSimulators({ url: brokerUrl, heartbeatSeconds: 300, metricsSeconds: 600, connectRate: CONNECT_RATE }, enrolled, PROCS, dataDir, (p, code) => {
-    if (!stopping) log(`simulator ${p} exited with ${code}`);
+    if (!stopping()) log(`simulator ${p} exited with ${code}`);
   });
   children.push(...sims.children);
   const sum = (k: keyof FleetCounters) => sims.counters.reduce((a, c) => a + (c?.[k] ?? 0), 0);

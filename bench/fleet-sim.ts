@@ -24,18 +24,12 @@
  * CONSOLES=2 (or more) runs bench/fleet-consoles.ts instead: that many console processes sharing the
  * telemetry of one Mosquitto.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { startConsole } from '../apps/server/src/console.js';
 import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
-import { createTestDatabase } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters } from './fleet-agents.js';
-import { benchConsoleEnv, endOnSignalsAndAfter, enrollAll, fleetSettings, log, startSimulators, stopChildren } from './fleet-support.js';
+import { endOnSignalsAndAfter, enrollAll, fleetSettings, log, startBenchConsole, startSimulators } from './fleet-support.js';
 import { procSample } from './proc-sample.js';
 import { percentile } from './percentile.js';
 
@@ -51,34 +45,11 @@ const MEMBER = { email: 'user@fleetlink.local', password: 'user' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
 
-
-/** A fresh database on TEST_DATABASE_URL's server, dropped at the end (unless DATABASE_URL is given). */
-const freshPostgres = () => (process.env.DATABASE_URL ? Promise.resolve(undefined) : createTestDatabase('fleetlink_fleet'));
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-fleet-'));
-const fresh = await freshPostgres();
-const databaseUrl = process.env.DATABASE_URL ?? fresh?.url;
-const env = await benchConsoleEnv(dataDir, {
+const { consoleApp, db, dataDir, children, shutdown, stopping } = await startBenchConsole('fleet', {
   AGENT_HEARTBEAT_SECONDS: String(HEARTBEAT),
   AGENT_METRICS_SECONDS: String(METRICS),
   ENROLL_RATE_LIMIT: String(Math.max(100, N * 2)),
-  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 });
-const consoleApp = await startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
-const db = consoleApp.database.db;
-const children: ChildProcess[] = [];
-let stopping = false;
-
-async function shutdown(code: number) {
-  // A second call (a signal, the time limit) while a shutdown hangs: leave now.
-  if (stopping) process.exit(code);
-  stopping = true;
-  await stopChildren(children);
-  await consoleApp.close().catch(() => {});
-  await fresh?.drop().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(code);
-}
 // Ramp, enrollment and measurement, with a generous margin.
 endOnSignalsAndAfter(SECONDS + N / 20 + 600, shutdown, log);
 
@@ -106,7 +77,7 @@ try {
 
   // ---- Simulators: separate processes, so this process's CPU and memory are the console's own.
   const sims = startSimulators({ url: brokerUrl, heartbeatSeconds: HEARTBEAT, metricsSeconds: METRICS, connectRate: CONNECT_RATE }, enrolled, PROCS, dataDir, (p, code) => {
-    if (!stopping) log(`simulator ${p} exited with ${code}`);
+    if (!stopping()) log(`simulator ${p} exited with ${code}`);
   });
   children.push(...sims.children);
   const { counters } = sims;

@@ -1,9 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv, type Env } from '../apps/server/src/env.js';
-import { freePort } from '../apps/server/src/testing/test-console.js';
+import { startConsole } from '../apps/server/src/console.js';
+import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters, FleetPlan } from './fleet-agents.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -120,4 +122,30 @@ export async function benchConsoleEnv(dataDir: string, extra: Record<string, str
     MQTT_EMBEDDED_HOST: '127.0.0.1',
     ...extra,
   });
+}
+
+/**
+ * A console in this process for a bench run (its CPU and memory are this process's), with its
+ * embedded broker: on PGlite in a temp folder, on DATABASE_URL, or on a fresh database of
+ * TEST_DATABASE_URL's server dropped at the end. `shutdown` stops the simulators in `children`, the
+ * console, and removes what the run made; a second call (a signal while one hangs) leaves at once.
+ */
+export async function startBenchConsole(name: string, extra: Record<string, string>) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `fleetlink-${name}-`));
+  const fresh = process.env.DATABASE_URL ? undefined : await createTestDatabase(`fleetlink_${name.replace(/-/g, '_')}`);
+  const databaseUrl = process.env.DATABASE_URL ?? fresh?.url;
+  const env = await benchConsoleEnv(dataDir, { ...extra, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const consoleApp = await startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) process.exit(code);
+    stopping = true;
+    await stopChildren(children);
+    await consoleApp.close().catch(() => {});
+    await fresh?.drop().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(code);
+  };
+  return { consoleApp, db: consoleApp.database.db, dataDir, children, shutdown, stopping: () => stopping };
 }
