@@ -6,9 +6,6 @@ import { NavMenu } from './NavMenu';
 export function ManageMenu() {
   return (
     <NavMenu label="Manage" icon={<IconSettings size={18} />} sections={['/operator', '/servers', '/agent', '/jobs']}>
-      <MenuLink to="/jobs" icon={<IconListCheck size={16} />}>
-        Jobs
-      </MenuLink>
       <MenuLink to="/operator" icon={<IconRefresh size={16} />}>
         Rebuild index
       </MenuLink>
@@ -20,6 +17,9 @@ export function ManageMenu() {
       </MenuLink>
       <MenuLink to="/agent" icon={<IconPackage size={16} />}>
         Bundles and Releases
+      </MenuLink>
+      <MenuLink to="/jobs" icon={<IconListCheck size={16} />}>
+        Jobs
       </MenuLink>
     </NavMenu>
   );

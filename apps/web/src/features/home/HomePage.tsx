@@ -35,9 +35,10 @@ export function HomePage() {
           <FeatureCard
             title="Manage"
             icon={<IconSettings size={22} />}
-            description="Operate message and proxy servers, publish agent bundles and releases, read the audit trail and rebuild the search index."
+            description="Operate message and proxy servers, publish agent bundles and releases, run commands on many devices at once, read the audit trail and rebuild the search index."
             links={[
               { to: '/servers', label: 'Servers' },
+              { to: '/jobs', label: 'Jobs' },
               { to: '/agent', label: 'Bundles and Releases' },
               { to: '/operator/audit', label: 'Audit trail' },
               { to: '/operator', label: 'Rebuild index' },
