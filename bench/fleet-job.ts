@@ -67,18 +67,19 @@ try {
     await sleep(2000);
   }
   log(`all ${enrolled.length} online`);
-  // The simulators report their counters every few seconds: a rate is read between two reports.
-  const settledCounters = async (): Promise<number> => {
-    const before = sum('requests') + sum('published');
+  // Requests the simulators received (each answered with one reply), read once their reports stopped
+  // changing: they report every few seconds. Heartbeats are not counted: only the job's traffic.
+  const settledRequests = async (): Promise<number> => {
+    const before = sum('requests');
     await sleep(3000);
-    return sum('requests') + sum('published') - before === 0 ? sum('requests') + sum('published') : settledCounters();
+    return sum('requests') === before ? before : settledRequests();
   };
 
   // ---- Reference: the same pings straight through the hub, CONCURRENCY at a time.
   const hub = consoleApp.messaging!.hub;
   const ids = enrolled.map((d) => d.id);
   let refErrors = 0;
-  const refStart = await settledCounters();
+  const refStart = await settledRequests();
   const reference = await measured(async () => {
     let next = 0;
     await Promise.all(
@@ -90,7 +91,7 @@ try {
       }),
     );
   });
-  const refMessages = (await settledCounters()) - refStart;
+  const refMessages = 2 * ((await settledRequests()) - refStart);
   log(`reference: ${ids.length} pings through the hub in ${reference.seconds.toFixed(1)} s (${refErrors} errors)`);
 
   // ---- The job: created through the API, timed until its run ended.
@@ -104,7 +105,7 @@ try {
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
     return res.json();
   };
-  const jobStart = await settledCounters();
+  const jobStart = await settledRequests();
   const job = await measured(async () => {
     const created = jobSchema.parse(await api('POST', '/api/jobs', { command: { name: 'ping', parameters: [] }, target: { kind: 'organization', organizationId: orgId } }));
     for (;;) {
@@ -114,7 +115,7 @@ try {
       if (run && run.state !== 'running') return run;
     }
   });
-  const jobMessages = (await settledCounters()) - jobStart;
+  const jobMessages = 2 * ((await settledRequests()) - jobStart);
   const run = job.value;
 
   console.log('\n==== fleet job ====');
