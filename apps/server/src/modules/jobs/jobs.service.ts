@@ -122,6 +122,7 @@ export class JobsService {
   /** Stops the job: no further run; devices not yet sent to are cancelled; what runs finishes. */
   async cancel(p: Principal, id: string): Promise<Job> {
     const row = await this.own(p, id);
+    if (p.apiToken?.scope === 'READ') throw forbidden('This API token is read-only: it cannot cancel jobs.');
     if (row.cancelledAt) return this.get(p, id);
     const running = (await this.o.repo.runsOf([id])).some((r) => r.state === 'running');
     if (!row.nextRunAt && !running) throw conflict('This job has finished: there is nothing left to cancel.');
