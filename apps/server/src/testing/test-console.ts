@@ -70,11 +70,10 @@ export interface ApiAnswer {
  * folder, or, when TEST_DATABASE_URL is set, a fresh database on that PostgreSQL server.
  */
 export async function startTestConsole(overrides: Record<string, string> = {}): Promise<TestConsole> {
-  const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-test-'));
   // A database given (a second console on the first one's): nothing of its own to make or drop.
   const database = overrides.DATABASE_URL ? undefined : await createTestDatabase();
-  const env = parseEnv({
+  const envOn = (port: number) => parseEnv({
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -88,8 +87,21 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...overrides,
   });
+  let env = envOn(overrides.PORT ? Number(overrides.PORT) : await freePort());
   const start = () => startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
-  let running = await start();
+  // A free port found is not a port kept: another suite running beside this one may take it before
+  // the console listens (seen once while a database was being made). Another free one, then.
+  const firstStart = async (): Promise<RunningConsole> => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await start();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || overrides.PORT || tries >= 5) throw err;
+        env = envOn(await freePort());
+      }
+    }
+  };
+  let running = await firstStart();
   const passwords: Record<string, string> = {
     'admin@fleetlink.local': 'admin',
     'user@fleetlink.local': 'user',
