@@ -53,9 +53,6 @@ interface LiveNotice {
   j?: JobChange[];
 }
 
-/** Job changes per NOTIFY (an id and a login each: well under PostgreSQL's payload limit). */
-const JOBS_PER_NOTICE = 40;
-
 /** Past this many devices in one flush, other consoles hear only which organizations changed. */
 const LISTED_MAX = 500;
 const ORG_QUERY_CHUNK = 1000;
@@ -126,7 +123,7 @@ export class LiveBus implements LiveChanges {
       const changes = [...this.pendingJobs].map(([id, owner]) => ({ id, owner }));
       this.pendingJobs.clear();
       this.sinks.forEach((s) => s.jobs?.(changes));
-      for (let i = 0; i < changes.length; i += JOBS_PER_NOTICE) this.tell({ j: changes.slice(i, i + JOBS_PER_NOTICE) });
+      for (const chunk of chunks(changes)) this.tell({ j: chunk });
     }, this.o.flushMs ?? 100);
   }
 
@@ -193,9 +190,9 @@ export class LiveBus implements LiveChanges {
   }
 }
 
-/** Device changes in groups whose NOTIFY payload stays under PostgreSQL's limit. */
-function* chunks(changes: BusChange[]): Generator<BusChange[]> {
-  let chunk: BusChange[] = [];
+/** Changes (of devices, of jobs) in groups whose NOTIFY payload stays under PostgreSQL's limit. */
+function* chunks<T>(changes: T[]): Generator<T[]> {
+  let chunk: T[] = [];
   let size = 100;
   for (const c of changes) {
     const n = JSON.stringify(c).length + 1;
