@@ -1,5 +1,5 @@
 import { jobResultStates, type JobCounts, type JobResultState } from '@fleetlink/contract';
-import { and, asc, desc, eq, gt, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Member } from '../../auth/principal.js';
 import type { Db } from '../../db/client.js';
 import { jobResults, jobRuns, jobs, organizations } from '../../db/schema/index.js';
@@ -8,6 +8,8 @@ import { resolveTarget } from './job-targets.js';
 export type JobRow = typeof jobs.$inferSelect;
 export type JobRunRow = typeof jobRuns.$inferSelect;
 export type JobResultRow = typeof jobResults.$inferSelect;
+/** A result without its output. */
+export type JobResultSummary = Omit<JobResultRow, 'stdout' | 'stderr'>;
 export type NewJob = typeof jobs.$inferInsert;
 
 /** One device's result a console took to send. */
@@ -272,13 +274,19 @@ export class JobsRepository {
     });
   }
 
-  /** A page of a run's results in name order, after the cursor's (name, id). */
-  resultsPage(runId: string, o: { state?: JobResultState; after?: { name: string; id: string }; size: number }): Promise<JobResultRow[]> {
+  /**
+   * A page of a run's results in name order, after the cursor's (name, id); the output (up to
+   * 128 KiB a row) only for the CSV: the page's table, read again at each live event, shows none.
+   */
+  resultsPage(runId: string, o: { state?: JobResultState; after?: { name: string; id: string }; size: number }): Promise<JobResultSummary[]>;
+  resultsPage(runId: string, o: { after?: { name: string; id: string }; size: number; withOutput: true }): Promise<JobResultRow[]>;
+  resultsPage(runId: string, o: { state?: JobResultState; after?: { name: string; id: string }; size: number; withOutput?: boolean }): Promise<JobResultSummary[]> {
     const after = o.after
       ? or(gt(jobResults.deviceName, o.after.name), and(eq(jobResults.deviceName, o.after.name), gt(jobResults.deviceId, o.after.id)))
       : undefined;
+    const { stdout, stderr, ...summary } = getTableColumns(jobResults);
     return this.db
-      .select()
+      .select(o.withOutput ? { ...summary, stdout, stderr } : summary)
       .from(jobResults)
       .where(and(eq(jobResults.runId, runId), o.state ? eq(jobResults.state, o.state) : undefined, after))
       .orderBy(asc(jobResults.deviceName), asc(jobResults.deviceId))

@@ -20,7 +20,7 @@ import type { LiveChanges } from '../live/live-bus.js';
 import { jobsCsvHeader, jobsCsvLine } from './job-csv.js';
 import { firstRunsOf } from './job-schedule.js';
 import { describeTarget, resolveTarget } from './job-targets.js';
-import { emptyCounts, type JobResultRow, type JobRow, type JobRunRow, type JobsRepository } from './jobs.repository.js';
+import { emptyCounts, type JobResultSummary, type JobRow, type JobRunRow, type JobsRepository } from './jobs.repository.js';
 
 /** The commands a job may send: those the agent knows (a folder listing is no job). */
 const JOB_COMMANDS: readonly string[] = Object.values(CommandName);
@@ -185,7 +185,7 @@ export class JobsService {
       yield jobsCsvHeader();
       let after: { name: string; id: string } | undefined;
       for (;;) {
-        const rows = await repo.resultsPage(runId, { after, size: CSV_CHUNK });
+        const rows = await repo.resultsPage(runId, { after, size: CSV_CHUNK, withOutput: true });
         for (const r of rows) yield jobsCsvLine(r);
         if (rows.length < CSV_CHUNK) return;
         const last = rows[rows.length - 1]!;
@@ -270,7 +270,7 @@ const toRun = (r: JobRunRow, counts = emptyCounts()): JobRun => ({
   counts,
 });
 
-const toResult = (r: JobResultRow): JobResult => ({
+const toResult = (r: JobResultSummary): JobResult => ({
   deviceId: r.deviceId,
   deviceName: r.deviceName,
   state: r.state,
@@ -281,7 +281,7 @@ const toResult = (r: JobResultRow): JobResult => ({
   finishedAt: r.finishedAt?.toISOString() ?? null,
 });
 
-const cursorOf = (r: JobResultRow) => Buffer.from(JSON.stringify([r.deviceName, r.deviceId])).toString('base64url');
+const cursorOf = (r: JobResultSummary) => Buffer.from(JSON.stringify([r.deviceName, r.deviceId])).toString('base64url');
 
 function readCursor(cursor: string): { name: string; id: string } {
   try {
