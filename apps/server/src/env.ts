@@ -248,6 +248,10 @@ const envSchema = z
       .transform((v) => v === 'true'),
     /** How often each console looks for job work (due runs, expiries, devices to send to); a device coming online wakes it at once. */
     JOB_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    /** How often staged rollouts are moved on (issue 65): devices' outcomes read, a halt or the next wave decided; one console at a time. */
+    ROLLOUT_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    /** How long a device that started updating to a rollout's release may take to come back on it before it counts as failed. */
+    ROLLOUT_UPDATE_DEADLINE_MINUTES: z.coerce.number().min(0.05).max(24 * 60).default(15),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => !e.TUNNEL_TLS_CERT_FILE === !e.TUNNEL_TLS_KEY_FILE, {

@@ -23,6 +23,7 @@ export * from './http/tunnels.js';
 export * from './http/proxy.js';
 export * from './http/audit.js';
 export * from './http/releases.js';
+export * from './http/rollouts.js';
 export * from './http/agent-update.js';
 export * from './mqtt/index.js';
 export * from './http/route-errors.js';

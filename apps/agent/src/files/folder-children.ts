@@ -1,7 +1,7 @@
 import { lstat, opendir } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { inBatches } from './in-batches.js';
+import { inBatches } from '@fleetlink/contract/in-batches';
 
 /** Entries looked at together: enough to keep the disk busy, few enough to leave the agent responsive. */
 const STATS_AT_ONCE = 64;

@@ -12,7 +12,7 @@ import type { Drive } from '../collectors/drives.js';
 import { Refused } from '../refused.js';
 import { devicePath, fsRefusal, isHidden } from './device-path.js';
 import { fileEntry } from './file-entry.js';
-import { inBatches } from './in-batches.js';
+import { inBatches } from '@fleetlink/contract/in-batches';
 
 /** Links whose targets are looked at once, to sort them as folders or files. */
 const LINK_STATS_AT_ONCE = 32;

@@ -11,6 +11,7 @@ import { monitorRoutes } from './monitors.js';
 import { organizationRoutes } from './organizations.js';
 import { proxyRoutes } from './proxy.js';
 import { releaseRoutes } from './releases.js';
+import { rolloutRoutes } from './rollouts.js';
 import type { DeclaredErrorStatus } from './route-errors.js';
 import { enrollmentRoutes, metricsRoutes, serverRoutes } from './servers.js';
 import { transferRoutes } from './transfers.js';
@@ -45,6 +46,7 @@ export const apiRoutes = {
   tunnels: tunnelRoutes,
   proxy: proxyRoutes,
   releases: releaseRoutes,
+  rollouts: rolloutRoutes,
   agentDownloads: agentDownloadRoutes,
   apiTokens: apiTokenRoutes,
   jobs: jobRoutes,

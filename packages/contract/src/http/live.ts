@@ -46,6 +46,8 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('devices'), changes: z.array(liveDeviceChangeSchema) }),
   /** Message servers or tunnel proxies changed (status, utilization): realm administrators only. */
   z.object({ type: z.literal('servers') }),
+  /** Releases or their rollouts changed (a wave started or halted, devices took or failed one): realm administrators only. */
+  z.object({ type: z.literal('releases') }),
   /** Fleet jobs of the person that changed (a run started or ended, results came in): their ids. */
   z.object({ type: z.literal('jobs'), ids: z.array(z.string()) }),
   /**

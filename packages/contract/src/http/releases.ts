@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type DeviceBranch } from '../forms/device-form.js';
 import { messages, requiredText } from '../forms/messages.js';
 import { releaseStandingSchema } from './agent-update.js';
+import { rolloutFormDefaults, rolloutFormSchema, rolloutSchema } from './rollouts.js';
 
 /**
  * Agent bundles and releases (SPEC §2 /agent, §3 Bundle and Release, §5 Release, §7 Bundles and
@@ -93,6 +94,8 @@ export const releaseFormSchema = z.object({
         seen.add(row.name);
       });
     }),
+  /** How it reaches devices (issue 65): all at once when absent. */
+  rollout: rolloutFormSchema.optional(),
 });
 export type ReleaseForm = z.infer<typeof releaseFormSchema>;
 export type ReleaseFormInput = z.input<typeof releaseFormSchema>;
@@ -103,6 +106,7 @@ export const releaseFormDefaults = {
   branch: 'PRODUCTION' as ReleaseBranch,
   notes: '',
   bundles: [{ name: '', version: '' }],
+  rollout: rolloutFormDefaults,
 };
 
 export const releaseSchema = z.object({
@@ -115,6 +119,8 @@ export const releaseSchema = z.object({
   builtIn: z.boolean(),
   /** Where it stands on devices (issue 32); in the list only. */
   devices: releaseStandingSchema.optional(),
+  /** Its staged rollout (issue 65); null for a release that reached every device at once. In the list only. */
+  rollout: rolloutSchema.nullable().optional(),
 });
 export type Release = z.infer<typeof releaseSchema>;
 export const releaseListSchema = z.array(releaseSchema);

@@ -16,3 +16,4 @@ export * from './rate-limits.js';
 export * from './api-tokens.js';
 export * from './terminal-sessions.js';
 export * from './jobs.js';
+export * from './rollouts.js';

@@ -29,5 +29,5 @@ export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy:
   await app.register(proxyApiRoutes, { service: messaging.proxyApi });
   await app.register(blobRoutes, { gate: messaging.blobGate });
   await app.register(metricsRoutes, { repo: messaging.telemetry, policy });
-  await app.register(releasesRoutes, { bundles: messaging.bundles, releases: messaging.releases, downloads: messaging.agentDownloads, bundleMaxBytes: messaging.bundleMaxBytes });
+  await app.register(releasesRoutes, { bundles: messaging.bundles, releases: messaging.releases, rollouts: messaging.rollouts, downloads: messaging.agentDownloads, bundleMaxBytes: messaging.bundleMaxBytes });
 };

@@ -34,6 +34,11 @@ import { TunnelsService } from '../tunnels/tunnels.service.js';
 import { BlobGate } from '../transfers/blob-gate.js';
 import { BlobSweeper } from '../transfers/blob-sweeper.js';
 import { PeriodicTask } from '../../lib/periodic-task.js';
+import { inBatches } from '@fleetlink/contract/in-batches';
+import { CommandName, RequestName } from '@fleetlink/contract';
+import { RolloutRunner } from '../releases/rollout-runner.js';
+import { RolloutsRepository } from '../releases/rollouts.repository.js';
+import { RolloutsService } from '../releases/rollouts.service.js';
 import { openBlobStore } from '../transfers/blobs/open-blob-store.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { TransfersService } from '../transfers/transfers.service.js';
@@ -70,6 +75,7 @@ export interface Messaging {
   uploadMaxBytes: number;
   bundles: BundlesService;
   releases: ReleasesService;
+  rollouts: RolloutsService;
   agentDownloads: AgentDownloadsService;
   bundleMaxBytes: number;
   telemetry: TelemetryRepository;
@@ -78,6 +84,10 @@ export interface Messaging {
   enrollPerMinute: number;
   stop(): Promise<void>;
 }
+
+/** A rollout asks this many devices at a time to check their release, each answer awaited this long. */
+const NUDGE_PARALLEL = 16;
+const NUDGE_TIMEOUT_MS = 60_000;
 
 export async function startMessaging(o: {
   env: Env;
@@ -163,7 +173,19 @@ export async function startMessaging(o: {
   const releasesRepo = new ReleasesRepository(db);
   const bundleStore = await openBlobStore(env, 'bundles');
   const bundles = new BundlesService({ repo: releasesRepo, store: bundleStore, audit, maxBytes: env.BUNDLE_MAX_BYTES });
-  const releases = new ReleasesService({ repo: releasesRepo, audit, credentials, store: bundleStore });
+  // Staged rollouts (issue 65): a wave's online devices are asked to check their release at once,
+  // a few at a time in the background; those offline find it at their next check.
+  const nudge = (ids: string[]) =>
+    void inBatches(ids, NUDGE_PARALLEL, (id) =>
+      hub.request(id, RequestName.Command, { name: CommandName.Update, parameters: {} }, { timeoutMs: NUDGE_TIMEOUT_MS }).catch((err: Error) =>
+        log.debug({ device: id, err: err.message }, 'rollout: the device was not asked to check its release'),
+      ),
+    );
+  const rolloutsRepo = new RolloutsRepository(db);
+  const rollouts = new RolloutsService({ repo: rolloutsRepo, audit, nudge });
+  const releases = new ReleasesService({ repo: releasesRepo, audit, credentials, store: bundleStore, rollouts, rolloutsRepo, log });
+  const rolloutRunner = new RolloutRunner({ repo: rolloutsRepo, releases: releasesRepo, audit, live, nudge, deadlineMinutes: env.ROLLOUT_UPDATE_DEADLINE_MINUTES });
+  const rolloutTicks = new PeriodicTask({ name: 'rollouts', everyMs: env.ROLLOUT_TICK_MS, locks: o.database.locks, work: () => rolloutRunner.tick(), log }).start();
   if (env.AGENT_BUILT_IN_RELEASE) {
     // A console that cannot pack its agent still starts: its Install page waits for a release, as before.
     await registerBuiltInRelease({ db, repo: releasesRepo, bundles, releases, workDir: env.DATA_DIR, log }).catch((err: Error) =>
@@ -201,6 +223,7 @@ export async function startMessaging(o: {
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     bundles,
     releases,
+    rollouts,
     agentDownloads: new AgentDownloadsService({ repo: releasesRepo, store: bundleStore, policy, cacheDir: path.resolve(env.DATA_DIR, 'agent-downloads') }),
     bundleMaxBytes: env.BUNDLE_MAX_BYTES,
     telemetry: telemetryRepo,
@@ -210,6 +233,7 @@ export async function startMessaging(o: {
       brokerRevocations?.stop();
       await telemetry.stop();
       await blobSweeps.stop();
+      await rolloutTicks.stop();
       // A scan still waiting fails when the hub stops, and that is written down before the database goes.
       const scans = driveScans.settled();
       await hub.stop();

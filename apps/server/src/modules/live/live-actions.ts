@@ -32,6 +32,19 @@ const SERVER_KINDS: ReadonlySet<AuditKind> = new Set([
   AuditKind.DeviceDelete,
 ]);
 
+/** Actions that change what the Releases page shows. */
+const RELEASE_KINDS: ReadonlySet<AuditKind> = new Set([
+  AuditKind.ReleaseCreate,
+  AuditKind.ReleaseDelete,
+  AuditKind.RolloutSet,
+  AuditKind.RolloutWave,
+  AuditKind.RolloutHalt,
+  AuditKind.RolloutPause,
+  AuditKind.RolloutResume,
+  AuditKind.RolloutAbort,
+  AuditKind.RolloutRollback,
+]);
+
 /** Actions that change who belongs to an organization (its creator joins the one created). */
 const ACCESS_KINDS: ReadonlySet<AuditKind> = new Set([AuditKind.OrganizationCreate, AuditKind.MemberAdd, AuditKind.MemberRemove, AuditKind.OrganizationDelete]);
 
@@ -44,6 +57,7 @@ export function liveAfterAction(live: LiveChanges): AfterAction {
     const part = DEVICE_PARTS[action.kind];
     if (part && action.deviceId) live.device(action.deviceId, part, { org: action.organizationId });
     if (SERVER_KINDS.has(action.kind)) live.servers();
+    if (RELEASE_KINDS.has(action.kind)) live.releases();
     if (ACCESS_KINDS.has(action.kind) && action.organizationId) {
       const email = action.kind === AuditKind.OrganizationCreate ? actor.username : action.details?.email;
       live.access(action.organizationId, typeof email === 'string' ? email.toLowerCase() : undefined);

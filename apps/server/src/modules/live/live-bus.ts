@@ -11,6 +11,8 @@ export interface LiveChanges {
   device(id: string, part: LivePart, o?: { online?: boolean; org?: string }): void;
   /** Message servers or proxies changed (status, utilization). */
   servers(): void;
+  /** Releases or their rollouts changed (a wave started, devices took it or failed it): realm administrators' pages. */
+  releases(): void;
   /** Who belongs to an organization changed; `user` is a username (email) that joined or left. */
   access(org: string, user?: string): void;
   /** A fleet job of `owner` (a username) changed: a run started or ended, a device's result came in. */
@@ -34,6 +36,8 @@ export interface LiveSink {
   resync(orgs?: Set<string>): void;
   /** Fleet jobs that changed, each with its owner (only streams that want them listen). */
   jobs?(changes: JobChange[]): void;
+  /** Releases changed (only streams that show them listen). */
+  releases?(): void;
 }
 
 /** A fleet job that changed, and whose it is: only its owner's pages hear of it. */
@@ -49,6 +53,8 @@ interface LiveNotice {
   /** Organizations whose devices changed too much to list. */
   r?: string[];
   s?: 1;
+  /** Releases changed. */
+  l?: 1;
   a?: { org: string; user?: string };
   j?: JobChange[];
 }
@@ -108,6 +114,11 @@ export class LiveBus implements LiveChanges {
   servers(): void {
     this.sinks.forEach((s) => s.servers());
     this.tell({ s: 1 });
+  }
+
+  releases(): void {
+    this.sinks.forEach((s) => s.releases?.());
+    this.tell({ l: 1 });
   }
 
   access(org: string, user?: string): void {
@@ -185,6 +196,7 @@ export class LiveBus implements LiveChanges {
       this.sinks.forEach((s) => s.resync(orgs));
     }
     if (notice.s) this.sinks.forEach((s) => s.servers());
+    if (notice.l) this.sinks.forEach((s) => s.releases?.());
     if (notice.a) this.sinks.forEach((s) => s.access(notice.a!.org, notice.a!.user));
     if (notice.j) this.sinks.forEach((s) => s.jobs?.(notice.j!));
   }

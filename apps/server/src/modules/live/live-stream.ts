@@ -41,6 +41,7 @@ export class LiveStream implements LiveSink {
   private readonly pending = new DeviceChanges();
   private resyncDue = false;
   private serversDue = false;
+  private releasesDue = false;
   private readonly jobsDue = new Set<string>();
   private lastSent = 0;
   private sendTimer?: NodeJS.Timeout;
@@ -129,6 +130,12 @@ export class LiveStream implements LiveSink {
     this.schedule();
   }
 
+  releases(): void {
+    if (!this.admin) return;
+    this.releasesDue = true;
+    this.schedule();
+  }
+
   /** Only the jobs the person made: a job is its creator's. */
   jobs(changes: JobChange[]): void {
     if (!this.principal) return;
@@ -184,6 +191,10 @@ export class LiveStream implements LiveSink {
     if (this.serversDue) {
       this.serversDue = false;
       this.write({ type: 'servers' });
+    }
+    if (this.releasesDue) {
+      this.releasesDue = false;
+      this.write({ type: 'releases' });
     }
     if (this.jobsDue.size) {
       this.write({ type: 'jobs', ids: [...this.jobsDue] });

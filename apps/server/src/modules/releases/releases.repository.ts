@@ -11,7 +11,8 @@ export interface BundleRecord extends Omit<Bundle, 'uploadedAt'> {
 const bundleColumns = { id: bundles.id, name: bundles.name, version: bundles.version, sha256: bundles.sha256, size: bundles.size, uploadedAt: bundles.uploadedAt };
 
 /** A release with its bundles, as one row: the bundles as a JSON list. */
-export interface ReleaseRecord extends Omit<Release, 'createdAt' | 'bundles' | 'devices'> {
+export interface ReleaseRecord extends Omit<Release, 'createdAt' | 'bundles' | 'devices' | 'rollout'> {
+  id: string;
   createdAt: Date;
   bundles: { name: string; version: string; sha256: string; size: number }[];
 }
@@ -55,7 +56,7 @@ export class ReleasesRepository {
   /** The releases holding a bundle, as 'BRANCH version'. */
   async releasesWith(bundleId: string): Promise<string[]> {
     const rows = await this.db
-      .select({ branch: releases.branch, version: releases.version })
+      .select({ id: releases.id, branch: releases.branch, version: releases.version })
       .from(releaseBundles)
       .innerJoin(releases, eq(releases.id, releaseBundles.releaseId))
       .where(eq(releaseBundles.bundleId, bundleId));
@@ -69,24 +70,38 @@ export class ReleasesRepository {
       from ${releaseBundles} rb join ${bundles} b on b.id = rb.bundle_id
       where rb.release_id = "releases"."id"), '[]'::json)`;
     const query = this.db
-      .select({ branch: releases.branch, version: releases.version, notes: releases.notes, builtIn: releases.builtIn, createdAt: releases.createdAt, bundles: list })
+      .select({ id: releases.id, branch: releases.branch, version: releases.version, notes: releases.notes, builtIn: releases.builtIn, createdAt: releases.createdAt, bundles: list })
       .from(releases);
     return branches ? query.where(inArray(releases.branch, [...branches])) : query;
   }
 
   /** A release and its bundles in one transaction; answers when it was created, or throws the unique violation when it exists. */
-  async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null; builtIn?: boolean }, bundleIds: string[]): Promise<Date> {
+  async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null; builtIn?: boolean }, bundleIds: string[]): Promise<{ id: string; createdAt: Date }> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.insert(releases).values(release).returning({ id: releases.id, createdAt: releases.createdAt });
       await tx.insert(releaseBundles).values(bundleIds.map((bundleId) => ({ releaseId: row!.id, bundleId })));
-      return row!.createdAt;
+      return row!;
     });
+  }
+
+  /** One release, by its name (branch and version). */
+  async release(branch: ReleaseBranch, version: string): Promise<ReleaseRecord | undefined> {
+    const rows = await this.releases([branch]);
+    return rows.find((r) => r.version === version);
   }
 
   /** The device's branch, which picks its release; undefined when there is no such device. */
   async deviceBranch(deviceId: string): Promise<DeviceBranch | undefined> {
-    const [row] = await this.db.select({ branch: devices.branch }).from(devices).where(eq(devices.id, deviceId));
-    return row?.branch;
+    return (await this.device(deviceId))?.branch;
+  }
+
+  /** The device's branch and the agent bundle it reported running (a staged rollout keeps offering a release to a device that took it). */
+  async device(deviceId: string): Promise<{ id: string; branch: DeviceBranch; bundleVersion: string | null } | undefined> {
+    const [row] = await this.db
+      .select({ id: devices.id, branch: devices.branch, bundleVersion: sql<string | null>`${devices.properties} ->> ${AgentProperty.BundleVersion}` })
+      .from(devices)
+      .where(eq(devices.id, deviceId));
+    return row;
   }
 
   /** What every device whose agent has reported says of its code: the releases page counts them. */

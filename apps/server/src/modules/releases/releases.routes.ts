@@ -15,6 +15,12 @@ import {
   releaseParamsSchema,
   releaseRoutes,
   releaseSchema,
+  ROLLOUT_DEVICES_PAGE,
+  rolloutActionParamsSchema,
+  rolloutDevicesSchema,
+  rolloutFormSchema,
+  rolloutRoutes,
+  rolloutWaveParamsSchema,
 } from '@fleetlink/contract';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,6 +29,7 @@ import type { UploadPart } from '../transfers/transfers.service.js';
 import { bundleTooLarge, type BundlesService } from './bundles.service.js';
 import type { ReleasesService } from './releases.service.js';
 import type { AgentDownloadsService } from './agent-downloads.service.js';
+import type { RolloutsService } from './rollouts.service.js';
 import { attachment } from '../transfers/http-file-names.js';
 
 const admin = { roles: [RealmRole.Admin] };
@@ -33,10 +40,13 @@ const path = (route: { path: string }) => route.path.replace(/^\/api/, '');
 const FORM_OVERHEAD = 64 * 1024;
 
 /** SPEC §7 Bundles and releases (realm ADMIN), and the agents' `GET /api/agent/release`. */
-export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; releases: ReleasesService; downloads: AgentDownloadsService; bundleMaxBytes: number }> = async (
-  app,
-  { bundles, releases, downloads, bundleMaxBytes },
-) => {
+export const releasesRoutes: FastifyPluginAsyncZod<{
+  bundles: BundlesService;
+  releases: ReleasesService;
+  rollouts: RolloutsService;
+  downloads: AgentDownloadsService;
+  bundleMaxBytes: number;
+}> = async (app, { bundles, releases, rollouts, downloads, bundleMaxBytes }) => {
   app.get(path(releaseRoutes.bundles), { config: admin, schema: { tags, summary: 'Uploaded agent bundles', response: { 200: bundleListSchema } } }, () => bundles.list());
   app.get(path(releaseRoutes.bundleNames), { config: admin, schema: { tags, summary: 'Names of the uploaded bundles', response: { 200: z.array(z.string()) } } }, () =>
     bundles.names(),
@@ -84,6 +94,35 @@ export const releasesRoutes: FastifyPluginAsyncZod<{ bundles: BundlesService; re
       await releases.delete(req.principal, req.params.branch, req.params.version);
       return reply.code(204).send(null);
     },
+  );
+
+  // Staged rollouts (issue 65).
+  app.put(
+    path(rolloutRoutes.set),
+    { config: admin, schema: { tags, summary: 'Roll a release out in waves, or to every device at once', params: releaseParamsSchema, body: rolloutFormSchema, response: { 204: z.null() } } },
+    async (req, reply) => {
+      await rollouts.set(req.principal, await releases.release(req.params.branch, req.params.version), req.body);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    path(rolloutRoutes.act),
+    {
+      config: admin,
+      schema: { tags, summary: "Pause, resume or abort a release's rollout, or roll the release back", params: releaseParamsSchema.extend(rolloutActionParamsSchema.shape), response: { 204: z.null() } },
+    },
+    async (req, reply) => {
+      await rollouts.act(req.principal, await releases.release(req.params.branch, req.params.version), req.params.action);
+      return reply.code(204).send(null);
+    },
+  );
+  app.get(
+    path(rolloutRoutes.wave),
+    {
+      config: admin,
+      schema: { tags, summary: `The devices of one wave of a rollout, by name (the first ${ROLLOUT_DEVICES_PAGE})`, params: releaseParamsSchema.extend(rolloutWaveParamsSchema.shape), response: { 200: rolloutDevicesSchema } },
+    },
+    async (req) => rollouts.wave(await releases.release(req.params.branch, req.params.version), req.params.wave, ROLLOUT_DEVICES_PAGE),
   );
 
   app.get(

@@ -10,6 +10,8 @@ import type { BlobStore } from '../transfers/blobs/blob-store.js';
 import { releaseStandings } from './release-standing.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../organizations/unique-violation.js';
 import type { ReleaseRecord, ReleasesRepository } from './releases.repository.js';
+import type { RolloutsRepository } from './rollouts.repository.js';
+import type { RolloutsService } from './rollouts.service.js';
 
 export interface ReleasesDeps {
   repo: ReleasesRepository;
@@ -17,6 +19,10 @@ export interface ReleasesDeps {
   credentials: Pick<DeviceCredentials, 'verify'>;
   /** The bundle store, which agents download their bundles from. */
   store: BlobStore;
+  /** Staged rollouts (issue 65): which devices a release is offered to while one is under way. */
+  rollouts: RolloutsService;
+  rolloutsRepo: RolloutsRepository;
+  log?: { info(o: object, m: string): void };
 }
 
 export const BUILT_IN_RELEASE_NOTES = 'The agent this console was built with, registered at its first start. A release of your own takes over from it.';
@@ -52,11 +58,22 @@ export class ReleasesService {
     // Where each stands follows which one devices take; the list shows them by version.
     const taken = [...records].sort(byPrecedence);
     const standings = new Map(releaseStandings(taken, devices).map((s, i) => [taken[i]!, s]));
-    return records.sort(newestFirst).map((r) => ({ ...toRelease(r), devices: standings.get(r) }));
+    const rollouts = await this.deps.rollouts.standings(records);
+    return records.sort(newestFirst).map((r) => ({ ...toRelease(r), devices: standings.get(r), rollout: rollouts.get(r.id) ?? null }));
   }
 
+  /** A release by its name, or a 404 saying which there is not. */
+  async release(branch: ReleaseBranch, version: string): Promise<ReleaseRecord> {
+    const release = await this.deps.repo.release(branch, version);
+    if (!release) throw notFound(`There is no release ${branch} ${version}.`);
+    return release;
+  }
+
+  /** A release, and its rollout when it goes in waves (all at once by default, as SPEC §2's form). */
   async create(p: Principal, form: ReleaseForm): Promise<Release> {
-    return this.insert(p, form, false);
+    const created = await this.insert(p, form, false);
+    if (form.rollout?.mode === 'waves') await this.deps.rollouts.set(p, await this.release(form.branch, form.version), form.rollout);
+    return created;
   }
 
   /**
@@ -79,7 +96,7 @@ export class ReleasesService {
       }
       const release = { branch: form.branch, version: form.version, notes: form.notes || null };
       try {
-        const createdAt = await this.deps.repo.insertRelease({ ...release, builtIn }, ids);
+        const { createdAt } = await this.deps.repo.insertRelease({ ...release, builtIn }, ids);
         return { ...release, bundles: form.bundles, createdAt: createdAt.toISOString(), builtIn };
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(`Release ${form.branch} ${form.version} exists already.`);
@@ -102,7 +119,9 @@ export class ReleasesService {
    * (HTTP Basic), so it can learn only its own.
    */
   async forAgent(authorization: string | undefined): Promise<AgentRelease> {
-    const [taken] = (await this.releasesOf(authorization, 'asks for its release')).sort(byPrecedence);
+    const { device, releases } = await this.releasesOf(authorization, 'asks for its release');
+    const taken = releases.sort(byPrecedence)[0];
+    if (taken) await this.deps.rolloutsRepo.offered(taken.id, device.id);
     return { release: taken ? { branch: taken.branch, version: taken.version, bundles: taken.bundles } : null };
   }
 
@@ -111,23 +130,32 @@ export class ReleasesService {
    * release that holds it (not only the newest: a device may be sent back to an older one).
    */
   async bundleForAgent(authorization: string | undefined, name: string, version: string): Promise<{ stream: Readable; size: number }> {
-    const releases = await this.releasesOf(authorization, 'downloads its bundle');
-    if (!releases.some((r) => r.bundles.some((b) => b.name === name && b.version === version))) {
-      throw notFound(`No release of this device's branch holds the bundle ${name} ${version}.`);
-    }
+    const { device, releases } = await this.releasesOf(authorization, 'downloads its bundle');
+    const holding = releases.filter((r) => r.bundles.some((b) => b.name === name && b.version === version));
+    if (!holding.length) throw notFound(`No release this device is offered holds the bundle ${name} ${version}.`);
     const bundle = await this.deps.repo.bundle(name, version);
     const blob = bundle && (await this.deps.store.read(bundle.id));
     if (!bundle || !blob) throw notFound(`The bundle ${name} ${version} was just deleted.`);
+    // The download log: who took which code, for the rollouts that hold it too.
+    this.deps.log?.info({ device: device.id, bundle: name, version }, 'an agent downloads its bundle');
+    await this.deps.rolloutsRepo.downloaded(holding.map((r) => r.id), device.id);
     return { stream: blob.stream, size: bundle.size };
   }
 
-  /** The releases of the branches the calling device follows; the device signs in with its own MQTT account (HTTP Basic). */
-  private async releasesOf(authorization: string | undefined, what: string): Promise<ReleaseRecord[]> {
+  /**
+   * The releases offered to the calling device: those of the branches it follows, less those a staged
+   * rollout holds back from it (issue 65). The device signs in with its own MQTT account (HTTP Basic).
+   */
+  private async releasesOf(authorization: string | undefined, what: string) {
     const auth = basicCredentials(authorization);
     const deviceId = auth && (await this.deps.credentials.verify(auth.username, auth.password));
     if (!deviceId) throw new AppError(401, ErrorCode.Unauthenticated, `An agent ${what} with its device's account (HTTP Basic).`);
-    const branch = await this.deps.repo.deviceBranch(deviceId);
-    if (!branch) throw notFound('The device was deleted.');
-    return this.deps.repo.releases(releaseBranchesFor[branch]);
+    const device = await this.deps.repo.device(deviceId);
+    if (!device) throw notFound('The device was deleted.');
+    const all = await this.deps.repo.releases(releaseBranchesFor[device.branch]);
+    const rollouts = new Map((await this.deps.rolloutsRepo.rollouts(all.map((r) => r.id))).map((r) => [r.releaseId, r]));
+    const offered: ReleaseRecord[] = [];
+    for (const r of all) if (await this.deps.rollouts.offers(r, rollouts.get(r.id), device)) offered.push(r);
+    return { device, releases: offered };
   }
 }

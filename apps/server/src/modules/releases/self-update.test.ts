@@ -2,13 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import path from 'node:path';
-import { AgentProperty, releaseListSchema } from '@fleetlink/contract';
+import { AgentProperty } from '@fleetlink/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundles, devices } from '../../db/schema/index.js';
-import { ADMIN_EMAIL, deviceRow, embeddedSetup, memberDevice, tearDown, tempDir, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+import { ADMIN_EMAIL, embeddedSetup, memberDevice, tearDown, tempDir, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { FsBlobStore } from '../transfers/blobs/fs-blob-store.js';
 import { manifest, packAgentBundle, tarGz } from './bundle-archives.test-support.js';
+import { brokenBundle, releaseClient } from './release-client.test-support.js';
 import { installBundle, runInstalled } from './installed-agent.test-support.js';
 
 const DEADLINE_SECONDS = 8;
@@ -25,36 +26,19 @@ describe('self-update by branch, with rollback', () => {
   let stable: { id: string; key: string; home: string };
   let eager: { id: string; key: string; home: string };
 
-  const upload = async (body: Buffer) => {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(body)]), 'bundle.tar.gz');
-    const res = await s.tc.api('/api/bundle', { method: 'POST', token: admin, body: form });
-    expect(res.status, await res.clone().text()).toBe(201);
+  let c: ReturnType<typeof releaseClient>;
+  const { upload, release, update, reports, standing } = {
+    upload: (body: Buffer) => c.upload(body),
+    release: (branch: string, version: string, bundle = version) => c.release(branch, version, { bundle }),
+    update: (deviceId: string) => c.command(deviceId, 'update'),
+    reports: (deviceId: string, expected: Record<string, string>, ms?: number) => c.reports(deviceId, expected, ms),
+    standing: (branch: string, version: string) => c.standing(branch, version),
   };
-  const release = async (branch: string, version: string, bundle = version) => {
-    const res = await s.tc.api('/api/release', { method: 'POST', token: admin, json: { branch, version, bundles: [{ name: 'fleetlink-agent', version: bundle }] } });
-    expect(res.status, await res.clone().text()).toBe(201);
-  };
-  const update = async (deviceId: string) => {
-    const res = await s.tc.api(`/api/device/${deviceId}/command`, { method: 'POST', token: admin, json: { name: 'update', parameters: [] } });
-    return { status: res.status, body: await res.json() };
-  };
-  const props = async (deviceId: string) => (await deviceRow(s.tc.database.db, deviceId)).properties ?? {};
-  const reports = (deviceId: string, expected: Record<string, string>, ms = 60_000) =>
-    waitFor(async () => {
-      const p = await props(deviceId);
-      return Object.entries(expected).every(([k, v]) => p[k] === v) && p;
-    }, ms, `${deviceId} reporting ${JSON.stringify(expected)}`);
-  const standing = async (branch: string, version: string) =>
-    releaseListSchema.parse(await (await s.tc.api('/api/releases', { token: admin })).json()).find((r) => r.branch === branch && r.version === version)?.devices;
-
-  /** A bundle that is no agent that runs: it ends at once, or never comes online. */
-  const brokenBundle = (version: string, cli: string) =>
-    tarGz([manifest('fleetlink-agent', version), { path: 'package.json', body: JSON.stringify({ version, type: 'module' }) }, { path: 'dist/cli.mjs', body: cli }]);
 
   beforeAll(async () => {
     s = await embeddedSetup();
     admin = await s.tc.token(ADMIN_EMAIL);
+    c = releaseClient(s, admin);
     const out = tempDir('fleetlink-self-update-');
     cleanup.dirs.push(out);
     for (const v of ['1.0.0', '1.1.0', '1.3.0-rc.1']) files[v] = packAgentBundle(v, out);

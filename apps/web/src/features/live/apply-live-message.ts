@@ -5,6 +5,7 @@ import { metricKeys } from '../devices/summary/metrics-api';
 import { tunnelKeys } from '../devices/tunnels/tunnels-api';
 import { serverKeys } from '../servers/server-api';
 import { jobKeys } from '../jobs/jobs-api';
+import { releaseKeys } from '../agent/release-api';
 
 /** Lists (search results, the recent devices) are read again at most this often for changes other than online state. */
 export const LIST_REFRESH_MIN_MS = 1000;
@@ -35,6 +36,9 @@ export class LiveCacheUpdater {
         return message.changes.forEach((c) => this.device(c));
       case 'servers':
         void this.client.invalidateQueries({ queryKey: serverKeys.all });
+        return;
+      case 'releases':
+        void this.client.invalidateQueries({ queryKey: releaseKeys.releases });
         return;
       case 'jobs':
         // Only the person's own jobs are told; a job's page and the list read again what they show.

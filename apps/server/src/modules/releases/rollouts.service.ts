@@ -1,0 +1,224 @@
+import {
+  agentBundleOf,
+  AuditKind,
+  releaseBranchesFor,
+  rolloutActionFrom,
+  type DeviceBranch,
+  type ReleaseBranch,
+  type Rollout,
+  type RolloutAction,
+  type RolloutForm,
+  type RolloutState,
+} from '@fleetlink/contract';
+import { conflict } from '../../lib/app-error.js';
+import type { Actor, AuditTrail } from '../audit/audit-trail.js';
+import type { ReleaseRecord } from './releases.repository.js';
+import { deviceHash, waveBoundaries, waveOf } from './rollout-waves.js';
+import type { RolloutRow, RolloutsRepository, WaveCount } from './rollouts.repository.js';
+
+export interface RolloutsDeps {
+  repo: RolloutsRepository;
+  audit: AuditTrail;
+  /** Asks online devices to check their release now (the agent's `update` command), in the background. */
+  nudge: (deviceIds: string[]) => void;
+}
+
+/** The device branches that take releases of `branch` (contract `releaseBranchesFor`, read the other way). */
+export const devicesFollowing = (branch: ReleaseBranch): DeviceBranch[] =>
+  (Object.keys(releaseBranchesFor) as DeviceBranch[]).filter((d) => releaseBranchesFor[d].includes(branch));
+
+/** What a device is, for the offer: its agent bundle decides whether it took a release already. */
+export interface OfferedDevice {
+  id: string;
+  bundleVersion: string | null;
+}
+
+const UNDER_WAY: readonly RolloutState[] = ['RUNNING', 'PAUSED', 'HALTED'];
+const who = (actor: Actor) => actor.username ?? 'the console';
+const nameOf = (r: ReleaseRecord) => `${r.branch} ${r.version}`;
+
+/** The agent bundle version a device runs once it took the release (none for a release without one). */
+export const targetOf = (r: ReleaseRecord): string | null => agentBundleOf(r.bundles)?.version ?? null;
+
+/**
+ * Staged rollouts (issue 65): what a person does to one (set its waves, pause, resume, abort, roll
+ * back), and which devices a release is offered to while one is under way. Waves move on by
+ * themselves in RolloutRunner.
+ */
+export class RolloutsService {
+  constructor(private readonly deps: RolloutsDeps) {}
+
+  /**
+   * Waves: the release's devices are put in their waves now and the first wave starts; all at once:
+   * the release reaches every device of its branches (any rollout it had ends). Waves over a rollout
+   * still under way are refused: it is aborted first, so no device changes wave unseen.
+   */
+  async set(actor: Actor, release: ReleaseRecord, form: RolloutForm): Promise<void> {
+    const details = { branch: release.branch, version: release.version, ...form, ...(form.mode === 'all' ? { waves: undefined } : {}) };
+    const started = await this.deps.audit.track(actor, { kind: AuditKind.RolloutSet, details }, async () => {
+      const current = await this.deps.repo.rollout(release.id);
+      if (form.mode === 'all') {
+        await this.deps.repo.remove(release.id);
+        return [];
+      }
+      if (current && UNDER_WAY.includes(current.state)) {
+        throw conflict(`The rollout of ${nameOf(release)} is under way (${current.state.toLowerCase()}): abort it before giving it new waves.`);
+      }
+      const ids = await this.deps.repo.deviceIds(devicesFollowing(release.branch));
+      const boundaries = waveBoundaries(ids.map(deviceHash), form.waves);
+      const members = ids.map((deviceId) => ({ deviceId, wave: waveOf(deviceHash(deviceId), boundaries) }));
+      await this.deps.repo.start(
+        {
+          releaseId: release.id,
+          state: 'RUNNING',
+          waves: form.waves,
+          boundaries,
+          waitMinutes: form.waitMinutes,
+          failurePercent: form.failurePercent,
+          failureCount: form.failureCount,
+          wave: 1,
+          waveStartedAt: new Date(),
+          accepted: form.waves.map(() => 0),
+          reason: null,
+          createdBy: who(actor),
+          createdBySubject: actor.subject,
+        },
+        members,
+      );
+      return members.filter((m) => m.wave === 1).map((m) => m.deviceId);
+    });
+    if (started.length) this.deps.nudge(await this.deps.repo.toNudge(release.id, 1));
+  }
+
+  /** Pause, Resume, Abort, Roll back: each from the states `rolloutActionFrom` allows, else a 409 saying why. */
+  async act(actor: Actor, release: ReleaseRecord, action: RolloutAction): Promise<void> {
+    const kind = { pause: AuditKind.RolloutPause, resume: AuditKind.RolloutResume, abort: AuditKind.RolloutAbort, rollback: AuditKind.RolloutRollback }[action];
+    await this.deps.audit.track(actor, { kind, details: { branch: release.branch, version: release.version } }, async () => {
+      const current = await this.deps.repo.rollout(release.id);
+      const from = rolloutActionFrom[action];
+      if (!from.includes(current?.state ?? null)) throw conflict(refusal(action, release, current?.state ?? null));
+      const moved = await this.move(actor, release, current, action);
+      if (!moved) throw conflict(`The rollout of ${nameOf(release)} changed meanwhile: read the page again.`);
+    });
+    if (action === 'resume') {
+      await this.deps.repo.forgetNudges(release.id);
+      const row = await this.deps.repo.rollout(release.id);
+      if (row) this.deps.nudge(await this.deps.repo.toNudge(release.id, row.wave));
+    }
+    if (action === 'rollback') {
+      const target = targetOf(release);
+      if (target) this.deps.nudge(await this.deps.repo.runningOnline(devicesFollowing(release.branch), target));
+    }
+  }
+
+  private async move(actor: Actor, release: ReleaseRecord, current: RolloutRow | undefined, action: RolloutAction): Promise<RolloutRow | undefined> {
+    const { repo } = this.deps;
+    const from = rolloutActionFrom[action].filter((s): s is RolloutState => s !== null);
+    switch (action) {
+      case 'pause':
+        return repo.move(release.id, from, { state: 'PAUSED', reason: `Paused by ${who(actor)}.` });
+      case 'resume': {
+        // The failures that halted it are accepted: only new ones count toward the threshold.
+        const counts = (await repo.counts([release.id], new Map([[release.id, devicesFollowing(release.branch)]]))).get(release.id) ?? [];
+        const accepted = current!.waves.map((_, i) => failedIn(counts, i + 1));
+        return repo.move(release.id, from, { state: 'RUNNING', reason: null, waveStartedAt: new Date(), accepted });
+      }
+      case 'abort':
+        return repo.move(release.id, from, { state: 'ABORTED', reason: `Aborted by ${who(actor)}: devices that took it keep it, the others keep their release.` });
+      case 'rollback': {
+        const reason = `Rolled back by ${who(actor)}: devices that took it are offered the release before it again.`;
+        if (current) return repo.move(release.id, from, { state: 'ROLLED_BACK', reason });
+        // A release that reached every device at once: a rollout row of no waves records that it is rolled back.
+        return repo.start(
+          { releaseId: release.id, state: 'ROLLED_BACK', waves: [], boundaries: [], waitMinutes: 0, failurePercent: 0, failureCount: null, wave: 0, accepted: [], reason, createdBy: who(actor), createdBySubject: actor.subject },
+          [],
+        );
+      }
+    }
+  }
+
+  /**
+   * Whether `release` is offered to `device` now: always without a rollout or once it is done; never
+   * once rolled back; to a device that runs its agent bundle already (it keeps it, whatever else
+   * happens); while running, to a device whose wave started (one that appeared since the start joins
+   * its wave first). Paused, halted or aborted: to no one else.
+   */
+  async offers(release: ReleaseRecord, rollout: RolloutRow | undefined, device: OfferedDevice): Promise<boolean> {
+    if (!rollout || rollout.state === 'DONE') return true;
+    if (rollout.state === 'ROLLED_BACK') return false;
+    const target = targetOf(release);
+    if (target && device.bundleVersion === target) return true;
+    if (rollout.state !== 'RUNNING') return false;
+    let member = await this.deps.repo.member(release.id, device.id);
+    if (!member) {
+      member = { wave: waveOf(deviceHash(device.id), rollout.boundaries) };
+      await this.deps.repo.join(release.id, device.id, member.wave);
+    }
+    return member.wave <= rollout.wave;
+  }
+
+  /** The rollouts of these releases, by release id, as the releases page shows them. */
+  async standings(releases: ReleaseRecord[]): Promise<Map<string, Rollout>> {
+    const rows = await this.deps.repo.rollouts(releases.map((r) => r.id));
+    const branches = new Map(releases.map((r) => [r.id, devicesFollowing(r.branch)]));
+    const counts = await this.deps.repo.counts(
+      rows.map((r) => r.releaseId),
+      branches,
+    );
+    return new Map(rows.map((row) => [row.releaseId, rolloutOf(row, counts.get(row.releaseId) ?? [])]));
+  }
+
+  /** One wave's devices, for the wave's list. */
+  async wave(release: ReleaseRecord, wave: number, limit: number) {
+    const { rows, total } = await this.deps.repo.wave(release.id, wave, limit);
+    return { devices: rows.map((r) => ({ ...r, offeredAt: r.offeredAt?.toISOString() ?? null })), total };
+  }
+}
+
+export const failedIn = (counts: WaveCount[], wave: number) => counts.filter((c) => c.wave === wave && c.state === 'failed').reduce((n, c) => n + c.n, 0);
+export const sizeOf = (counts: WaveCount[], wave: number) => counts.filter((c) => c.wave === wave).reduce((n, c) => n + c.n, 0);
+
+/** When the wave under way ends its wait; null once none will start by itself. */
+export const nextWaveAt = (row: RolloutRow): Date | null =>
+  row.state === 'RUNNING' && row.waveStartedAt && row.wave < row.waves.length ? new Date(row.waveStartedAt.getTime() + row.waitMinutes * 60_000) : null;
+
+/** A rollout row and its devices' counts as the page shows it: waves not started yet count all their devices as waiting. */
+export function rolloutOf(row: RolloutRow, counts: WaveCount[]): Rollout {
+  return {
+    state: row.state,
+    wave: row.wave,
+    nextWaveAt: nextWaveAt(row)?.toISOString() ?? null,
+    waitMinutes: row.waitMinutes,
+    failurePercent: row.failurePercent,
+    failureCount: row.failureCount,
+    reason: row.reason,
+    updatedAt: row.updatedAt.toISOString(),
+    waves: row.waves.map((w, i) => {
+      const n = i + 1;
+      const of = (state: WaveCount['state']) => counts.filter((c) => c.wave === n && c.state === state).reduce((sum, c) => sum + c.n, 0);
+      const devices = sizeOf(counts, n);
+      const started = n <= row.wave;
+      return {
+        ...w,
+        devices,
+        startedAt: started && n === row.wave ? (row.waveStartedAt?.toISOString() ?? null) : null,
+        standing: started ? { running: of('running'), updating: of('updating'), failed: of('failed'), waiting: of('waiting') } : { running: 0, updating: 0, failed: 0, waiting: devices },
+      };
+    }),
+  };
+}
+
+function refusal(action: RolloutAction, release: ReleaseRecord, state: RolloutState | null): string {
+  const name = nameOf(release);
+  const now = state ? `it is ${state.toLowerCase().replace('_', ' ')}` : 'it has no waves';
+  switch (action) {
+    case 'pause':
+      return `Only a running rollout can be paused; the rollout of ${name}: ${now}.`;
+    case 'resume':
+      return `Only a paused or halted rollout can be resumed; the rollout of ${name}: ${now}.`;
+    case 'abort':
+      return `Only a rollout under way can be aborted; the rollout of ${name}: ${now}.`;
+    case 'rollback':
+      return `${name} is rolled back already.`;
+  }
+}
