@@ -112,7 +112,7 @@ describe('agent bundles and releases', () => {
     await page.getByRole('button', { name: 'Create release' }).click();
 
     await page.waitForURL(/\/agent\/releases$/);
-    await expect.poll(() => tableRows(page, 'release-table')).toEqual(['PRODUCTION 2.1.0 fleetlink-agent 2.1.0 none']);
+    await expect.poll(() => tableRows(page, 'release-table')).toEqual(['PRODUCTION 2.1.0 fleetlink-agent 2.1.0 none All at once Rollout… Roll back this release']);
     await page.screenshot({ path: screenshotPath('releases.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Delete release PRODUCTION 2.1.0' }).click();

@@ -56,6 +56,8 @@ export const rolloutFormSchema = z
     let devices = 0;
     waves.forEach((w, i) => {
       const path = ['waves', i, 'amount'];
+      // Below 1 has its own message already.
+      if (!(w.amount >= 1)) return;
       if (w.unit === 'percent') {
         if (w.amount > 100) ctx.addIssue({ code: 'custom', path, message: 'A share is at most 100 %.' });
         else if (w.amount <= percent) ctx.addIssue({ code: 'custom', path, message: `Each wave reaches more than the one before (above ${percent} %).` });

@@ -99,6 +99,14 @@ describe('staged rollouts with installed agents', () => {
     expect((await rolloutOf('1.0.1'))?.state).toBe('ABORTED');
     expect(await call('POST', '/api/release/PRODUCTION/1.0.1/rollout/resume')).toMatchObject({ status: 409 });
     expect(await call('POST', '/api/release/PRODUCTION/1.0.1/rollout/jump')).toMatchObject({ status: 400 });
+    // Bad input gets the form's messages from the console too.
+    const bad = await call('PUT', '/api/release/PRODUCTION/1.0.1/rollout', { ...inWaves({ waves: waves(1, '50%'), waitMinutes: 20_000, failurePercent: 150 }) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields).toEqual({
+      'waves.1.amount': 'The last wave must be 100 %: every device of the release is in a wave.',
+      waitMinutes: 'A wave waits at most 7 days (10080 minutes).',
+      failurePercent: 'The failure threshold is between 0 and 100 %.',
+    });
     expect(await call('POST', '/api/release/PRODUCTION/9.9.9/rollout/pause')).toMatchObject({ status: 404, body: { message: 'There is no release PRODUCTION 9.9.9.' } });
     // Nobody took 1.0.1, so every device is answered 1.0.0, which they run.
     for (const d of fleet) expect((await c.command(d.id, 'update')).body.stdout).toMatch(/nothing to update/);

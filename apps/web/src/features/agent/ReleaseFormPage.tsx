@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { ApiRequestError } from '../../app/api/api-error';
 import { FormActions } from '../../app/forms/FormActions';
 import { useBundleNames, useBundleVersions, useCreateRelease } from './release-api';
+import { RolloutFields } from './RolloutFields';
 
 type ReleaseFormState = typeof releaseFormDefaults;
 
@@ -57,6 +58,7 @@ export function ReleaseFormPage() {
             </Button>
           </Group>
         </Stack>
+        <RolloutFields form={form} />
         <FormActions onCancel={back} saving={create.isPending} submitLabel="Create release" />
       </Stack>
     </form>
@@ -66,7 +68,11 @@ export function ReleaseFormPage() {
 const useReleaseForm = () =>
   useForm<ReleaseFormState>({
     mode: 'controlled',
-    initialValues: { ...releaseFormDefaults, bundles: releaseFormDefaults.bundles.map((b) => ({ ...b })) },
+    initialValues: {
+      ...releaseFormDefaults,
+      bundles: releaseFormDefaults.bundles.map((b) => ({ ...b })),
+      rollout: { ...releaseFormDefaults.rollout, waves: releaseFormDefaults.rollout.waves.map((w) => ({ ...w })) },
+    },
     validate: schemaResolver(releaseFormSchema, { sync: true }),
     validateInputOnBlur: true,
     // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).

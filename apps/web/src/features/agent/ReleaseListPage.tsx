@@ -1,7 +1,11 @@
 import { Badge, Button, Group, Loader, Stack, Table, Text, Tooltip } from '@mantine/core';
-import type { ReleaseStanding } from '@fleetlink/contract';
+import type { Release } from '@fleetlink/contract';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
+import { RolloutModalButton } from './RolloutModal';
+import { RolloutButtons, RolloutPanel } from './RolloutPanel';
+import { StandingBadges } from './StandingBadges';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { useDeleteRelease, useReleases } from './release-api';
 
@@ -30,12 +34,14 @@ export function ReleaseListPage() {
                   <span>Devices</span>
                 </Tooltip>
               </Table.Th>
+              <Table.Th>Rollout</Table.Th>
               <Table.Th w={1}>Delete</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {releases.data.map((r) => (
-              <Table.Tr key={`${r.branch} ${r.version}`}>
+              <Fragment key={`${r.branch} ${r.version}`}>
+              <Table.Tr data-testid="release-row">
                 <Table.Td>{r.branch}</Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
@@ -52,7 +58,10 @@ export function ReleaseListPage() {
                   </Group>
                 </Table.Td>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.bundles.map((b) => `${b.name} ${b.version}`).join(', ')}</Table.Td>
-                <Table.Td data-testid="release-devices">{r.devices ? <Standing devices={r.devices} /> : null}</Table.Td>
+                <Table.Td data-testid="release-devices">{r.devices ? <StandingBadges devices={r.devices} /> : null}</Table.Td>
+                <Table.Td>
+                  <RolloutCell release={r} />
+                </Table.Td>
                 <Table.Td>
                   <ConfirmButton
                     variant="subtle"
@@ -67,6 +76,14 @@ export function ReleaseListPage() {
                   </ConfirmButton>
                 </Table.Td>
               </Table.Tr>
+              {r.rollout ? (
+                <Table.Tr>
+                  <Table.Td colSpan={6} pl="xl">
+                    <RolloutPanel release={r} rollout={r.rollout} />
+                  </Table.Td>
+                </Table.Tr>
+              ) : null}
+              </Fragment>
             ))}
           </Table.Tbody>
         </Table>
@@ -77,22 +94,20 @@ export function ReleaseListPage() {
   );
 }
 
-/** Where a release stands on devices (issue 32): the counts that are not zero, each in words. */
-function Standing({ devices }: { devices: ReleaseStanding }) {
-  const parts = [
-    { n: devices.running, label: 'running', color: 'teal' },
-    { n: devices.updating, label: 'updating', color: 'blue' },
-    { n: devices.failed, label: 'failed', color: 'red' },
-    { n: devices.waiting, label: 'waiting', color: 'gray' },
-  ].filter((p) => p.n > 0);
-  if (!parts.length) return <Text size="sm" c="dimmed">none</Text>;
+/** How the release reaches devices, and what can be done to it now (issue 65). */
+function RolloutCell({ release }: { release: Release }) {
+  const state = release.rollout?.state;
+  // New waves only once none is under way (abort first).
+  const canSet = !state || state === 'ABORTED' || state === 'DONE' || state === 'ROLLED_BACK';
   return (
-    <Group gap={4}>
-      {parts.map((p) => (
-        <Badge key={p.label} variant="light" color={p.color} tt="none">
-          {p.n} {p.label}
+    <Group gap={6}>
+      {!release.rollout ? (
+        <Badge variant="outline" color="gray" tt="none">
+          All at once
         </Badge>
-      ))}
+      ) : null}
+      {canSet ? <RolloutModalButton release={release} /> : null}
+      <RolloutButtons release={release} />
     </Group>
   );
 }

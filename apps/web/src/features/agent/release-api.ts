@@ -1,4 +1,15 @@
-import { BUNDLE_UPLOAD_FIELD, bundleListSchema, bundleSchema, releaseListSchema, releaseSchema, type ReleaseBranch, type ReleaseForm } from '@fleetlink/contract';
+import {
+  BUNDLE_UPLOAD_FIELD,
+  bundleListSchema,
+  bundleSchema,
+  releaseListSchema,
+  releaseSchema,
+  rolloutDevicesSchema,
+  type ReleaseBranch,
+  type ReleaseForm,
+  type RolloutAction,
+  type RolloutForm,
+} from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useApi } from '../../app/api/useApi';
@@ -49,7 +60,7 @@ export function useDeleteRelease() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (r: { branch: ReleaseBranch; version: string }) => api.delete(`/api/release/${r.branch}/${encodeURIComponent(r.version)}`),
+    mutationFn: (r: { branch: ReleaseBranch; version: string }) => api.delete(releasePath(r)),
     onSuccess: () => client.invalidateQueries({ queryKey: releaseKeys.releases }),
   });
 }
@@ -82,4 +93,36 @@ export function useUploadBundle() {
     });
   };
   return { state, start, cancel };
+}
+
+const releasePath = (r: { branch: ReleaseBranch; version: string }) => `/api/release/${r.branch}/${encodeURIComponent(r.version)}`;
+
+/** Staged rollouts (issue 65): set one on an existing release (waves, or all at once). */
+export function useSetRollout() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ release, rollout }: { release: { branch: ReleaseBranch; version: string }; rollout: RolloutForm }) => api.put(`${releasePath(release)}/rollout`, rollout),
+    onSuccess: () => client.invalidateQueries({ queryKey: releaseKeys.releases }),
+  });
+}
+
+/** Pause, Resume, Abort, Roll back. */
+export function useRolloutAction() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ release, action }: { release: { branch: ReleaseBranch; version: string }; action: RolloutAction }) => api.post(`${releasePath(release)}/rollout/${action}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: releaseKeys.releases }),
+  });
+}
+
+/** One wave's devices, read when its list is opened (and again with the releases, live). */
+export function useRolloutWave(release: { branch: ReleaseBranch; version: string }, wave: number, enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...releaseKeys.releases, 'wave', release.branch, release.version, wave],
+    queryFn: ({ signal }) => api.get(`${releasePath(release)}/rollout/wave/${wave}`, rolloutDevicesSchema, signal),
+    enabled,
+  });
 }
