@@ -88,7 +88,7 @@ export class SelfUpdate {
   }
 
   private async update(force: boolean): Promise<UpdateCheck> {
-    const release = await fetchRelease(this.state());
+    const { release, waiting } = await fetchRelease(this.state());
     const bundle = release && agentBundleOf(release.bundles);
     if (!release || !bundle) {
       this.target = AGENT_VERSION;
@@ -100,7 +100,7 @@ export class SelfUpdate {
       this.target = AGENT_VERSION;
       this.installation.clearFailure();
       if (this.status !== 'CURRENT') await this.settle('CURRENT');
-      return { message: `The agent runs ${AGENT_BUNDLE_NAME} ${AGENT_VERSION}, the bundle of release ${release.branch} ${release.version}: nothing to update.` };
+      return { message: `The agent runs ${AGENT_BUNDLE_NAME} ${AGENT_VERSION}, the bundle of release ${release.branch} ${release.version}: nothing to update.${waitingText(waiting)}` };
     }
     if (this.status === 'FAILED' && this.target === bundle.version && !force && !this.retry) {
       return { message: `The update to ${bundle.version} failed (${this.error}); the \`update\` command tries it again.` };
@@ -182,6 +182,10 @@ export class SelfUpdate {
     }
   }
 }
+
+/** A staged rollout holding a newer release back from this device (issue 65), in words. */
+const waitingText = (w: AgentRelease['waiting']) =>
+  w ? ` Release ${w.branch} ${w.version} reaches this device in wave ${w.wave}${w.state === 'RUNNING' ? ` (wave ${w.started} has started)` : ` (its rollout is ${w.state.toLowerCase()})`}: waiting for wave ${w.wave}.` : '';
 
 const routePath = (b: AgentBundle) =>
   releaseRoutes.agentBundle.path.replace(':name', encodeURIComponent(b.name)).replace(':version', encodeURIComponent(b.version));

@@ -139,6 +139,21 @@ export const agentReleaseSchema = z.object({
       bundles: z.array(z.object({ name: z.string(), version: z.string(), sha256: z.string(), size: z.number().int() })),
     })
     .nullable(),
+  /**
+   * A newer release a staged rollout holds back from this device (issue 65): the device keeps
+   * `release` and waits for its wave. Absent when none does.
+   */
+  waiting: z
+    .object({
+      branch: releaseBranchSchema,
+      version: z.string(),
+      /** The device's wave, from 1. */
+      wave: z.number().int(),
+      /** The latest wave started. */
+      started: z.number().int(),
+      state: z.string(),
+    })
+    .optional(),
 });
 export type AgentRelease = z.infer<typeof agentReleaseSchema>;
 

@@ -119,10 +119,13 @@ export class ReleasesService {
    * (HTTP Basic), so it can learn only its own.
    */
   async forAgent(authorization: string | undefined): Promise<AgentRelease> {
-    const { device, releases } = await this.releasesOf(authorization, 'asks for its release');
+    const { device, releases, all } = await this.releasesOf(authorization, 'asks for its release');
     const taken = releases.sort(byPrecedence)[0];
     if (taken) await this.deps.rolloutsRepo.offered(taken.id, device.id);
-    return { release: taken ? { branch: taken.branch, version: taken.version, bundles: taken.bundles } : null };
+    // A release that would come first but is held back: the device says it waits for its wave.
+    const first = all.sort(byPrecedence)[0];
+    const waiting = first && first !== taken ? await this.deps.rollouts.waitingFor(first, device.id) : undefined;
+    return { release: taken ? { branch: taken.branch, version: taken.version, bundles: taken.bundles } : null, ...(waiting ? { waiting } : {}) };
   }
 
   /**
@@ -156,6 +159,6 @@ export class ReleasesService {
     const rollouts = new Map((await this.deps.rolloutsRepo.rollouts(all.map((r) => r.id))).map((r) => [r.releaseId, r]));
     const offered: ReleaseRecord[] = [];
     for (const r of all) if (await this.deps.rollouts.offers(r, rollouts.get(r.id), device)) offered.push(r);
-    return { device, releases: offered };
+    return { device, releases: offered, all };
   }
 }

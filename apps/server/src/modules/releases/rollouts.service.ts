@@ -157,6 +157,14 @@ export class RolloutsService {
     return member.wave <= rollout.wave;
   }
 
+  /** The wave a device waits for in a rollout under way that holds `release` back from it; undefined when none does. */
+  async waitingFor(release: ReleaseRecord, deviceId: string) {
+    const rollout = await this.deps.repo.rollout(release.id);
+    if (!rollout || !UNDER_WAY.includes(rollout.state)) return undefined;
+    const wave = (await this.deps.repo.member(release.id, deviceId))?.wave ?? waveOf(deviceHash(deviceId), rollout.boundaries);
+    return { branch: release.branch, version: release.version, wave, started: rollout.wave, state: rollout.state };
+  }
+
   /** The rollouts of these releases, by release id, as the releases page shows them. */
   async standings(releases: ReleaseRecord[]): Promise<Map<string, Rollout>> {
     const rows = await this.deps.repo.rollouts(releases.map((r) => r.id));
@@ -170,8 +178,13 @@ export class RolloutsService {
 
   /** One wave's devices, for the wave's list. */
   async wave(release: ReleaseRecord, wave: number, limit: number) {
-    const { rows, total } = await this.deps.repo.wave(release.id, wave, limit);
-    return { devices: rows.map((r) => ({ ...r, offeredAt: r.offeredAt?.toISOString() ?? null })), total };
+    const [{ rows, total }, rollout] = await Promise.all([this.deps.repo.wave(release.id, wave, limit), this.deps.repo.rollout(release.id)]);
+    // A wave not started yet: its devices keep their release and wait for it.
+    const later = !rollout || wave > rollout.wave;
+    return {
+      devices: rows.map((r) => ({ ...r, reason: later ? `waiting for wave ${wave}` : r.reason, offeredAt: r.offeredAt?.toISOString() ?? null })),
+      total,
+    };
   }
 }
 

@@ -82,7 +82,15 @@ describe('staged rollouts with installed agents', () => {
     expect((await rows('1.0.1')).filter((r) => r.downloadedAt).map((r) => r.deviceId)).toEqual([canary!.id]);
     for (const d of rest) expect((await c.props(d.id))[AgentProperty.UpdateBundleVersion]).toBe('1.0.0');
     // Asked now, the others are still answered 1.0.0, and refused the bundle of 1.0.1.
-    for (const d of rest) expect((await c.command(d.id, 'update')).body.stdout).toMatch(/runs fleetlink-agent 1.0.0, the bundle of release PRODUCTION 1.0.0: nothing to update/);
+    // Each says which wave it waits for.
+    for (const d of rest) {
+      expect((await c.command(d.id, 'update')).body.stdout).toMatch(
+        /runs fleetlink-agent 1.0.0, the bundle of release PRODUCTION 1.0.0: nothing to update. Release PRODUCTION 1.0.1 reaches this device in wave 2 \(its rollout is halted\): waiting for wave 2.\n$/,
+      );
+    }
+    const wave2 = await call('GET', '/api/release/PRODUCTION/1.0.1/rollout/wave/2');
+    expect(wave2.body.total).toBe(4);
+    expect(wave2.body.devices.map((d: { name: string; reason: string }) => `${d.name} ${d.reason}`).sort()).toEqual(rest.map((d) => `${d.name} waiting for wave 2`).sort());
     const [halt] = await s.tc.database.db.select().from(auditEntries).where(eq(auditEntries.kind, AuditKind.RolloutHalt));
     expect(halt?.error).toBe(halted.reason);
   }, 150_000);

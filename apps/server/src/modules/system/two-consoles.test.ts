@@ -106,6 +106,7 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       // One job command in flight per console, looked for often: a job's devices must be shared out.
       JOB_CONCURRENCY: '1',
       JOB_TICK_MS: '200',
+      ROLLOUT_TICK_MS: '100',
       ...s3.env,
     };
     // Both start at once on the new database: one migrates and seeds, the other waits and finds it done.
@@ -535,6 +536,38 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       lb.backends = [ports.a, ports.b];
     }
   }, 120_000);
+
+  it('starts each wave of a rollout once with two consoles ticking, and tells a page on the other console (issue 65)', async () => {
+    // Early-access devices (no agents: waves move on by time alone), a release made at B, watched at A.
+    for (const name of ['wave one', 'wave two', 'wave three']) {
+      const device = await memberDevice(b.database.db, name);
+      await b.database.db.update(devices).set({ branch: 'ACCEPTANCE' }).where(eq(devices.id, device.id));
+    }
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(tarGz([manifest('fleetlink-agent', '9.1.0'), { path: 'cli.mjs', body: 'export {}' }]))]), 'bundle.tar.gz');
+    expect((await fetch(`${urlOf('A')}/api/bundle`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form })).status).toBe(201);
+    const page = await openLive(urlOf('A'), admin, { origin: new URL(lb.url).origin });
+    try {
+      const rollout = { mode: 'waves', waves: [{ unit: 'devices', amount: 1 }, { unit: 'devices', amount: 2 }, { unit: 'percent', amount: 100 }], waitMinutes: 0.02, failurePercent: 5, failureCount: 2 };
+      const released = await call('B', 'POST', '/api/release', { version: '9.1.0', branch: 'ACCEPTANCE', bundles: [{ name: 'fleetlink-agent', version: '9.1.0' }], rollout });
+      expect(released.status, JSON.stringify(released.body)).toBe(201);
+      await page.next((m) => m.type === 'releases', 5000, 0);
+      const done = await waitFor(async () => {
+        const list = await call('A', 'GET', '/api/releases');
+        const found = (list.body as { version: string; rollout: { state: string } | null }[]).find((r) => r.version === '9.1.0');
+        return found?.rollout?.state === 'DONE' && found.rollout;
+      }, 30_000, 'the rollout done');
+      expect(done).toMatchObject({ wave: 3 });
+      // Both consoles ticked every 100 ms; each wave after the first was started once.
+      const starts = await b.database.db
+        .select({ details: auditEntries.details })
+        .from(auditEntries)
+        .where(and(eq(auditEntries.kind, 'rollout.wave'), sql`${auditEntries.details}->>'version' = '9.1.0'`));
+      expect(starts.map((e) => (e.details as { wave: number }).wave).sort()).toEqual([2, 3]);
+    } finally {
+      page.close();
+    }
+  });
 
   // Last: it leaves this address without enrollments for a minute.
   it('holds the enrollment limit of one address across both consoles', async () => {
