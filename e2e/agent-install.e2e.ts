@@ -5,10 +5,10 @@ import { promisify } from 'node:util';
 import { formatBytes } from '@fleetlink/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { packAgentBundle } from '../apps/server/src/modules/releases/bundle-archives.test-support.js';
 import { admin } from './support/accounts';
+import { uploadBundle } from './support/bundles';
 import { useConsoleSuite } from './support/console-suite';
 import { createCompany } from './support/live-device';
 import { screenshotPath } from './support/screenshots';
@@ -46,14 +46,6 @@ async function withAgentLog(page: Page, prefix: string, wait: () => Promise<unkn
   }
 }
 
-async function uploadBundle(file: string) {
-  const { access_token } = await passwordLogin({ consoleUrl: suite.stack.url, email: admin.email, password: admin.password });
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(readFileSync(file))]), path.basename(file));
-  const res = await fetch(`${suite.stack.url}/api/bundle`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` }, body: form });
-  expect(res.status, await res.text()).toBe(201);
-}
-
 async function release(version: string) {
   const res = await suite.api(admin, 'POST', '/api/release', { branch: 'PRODUCTION', version, bundles: [{ name: 'fleetlink-agent', version }] });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -61,7 +53,7 @@ async function release(version: string) {
 
 beforeAll(async () => {
   work = tempDir('fleetlink-install-e2e-');
-  for (const v of ['3.0.0', '3.1.0']) await uploadBundle(packAgentBundle(v, work));
+  for (const v of ['3.0.0', '3.1.0']) await uploadBundle(suite, packAgentBundle(v, work));
   await release('3.0.0');
 }, TEST_TIMEOUT_MS);
 afterAll(() => {

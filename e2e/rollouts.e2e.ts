@@ -1,14 +1,14 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { AgentProperty } from '@fleetlink/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { tempDir, type AgentProcess } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { packAgentBundle } from '../apps/server/src/modules/releases/bundle-archives.test-support.js';
 import { installBundle, runInstalled } from '../apps/server/src/modules/releases/installed-agent.test-support.js';
 import { brokenBundle } from '../apps/server/src/modules/releases/release-client.test-support.js';
 import { admin } from './support/accounts';
+import { uploadBundle } from './support/bundles';
 import { useConsoleSuite } from './support/console-suite';
 import { createCompany } from './support/live-device';
 import { screenshotPath } from './support/screenshots';
@@ -24,21 +24,13 @@ const suite = useConsoleSuite({ ROLLOUT_TICK_MS: '500' });
 let work: string;
 let agent: AgentProcess | undefined;
 
-async function uploadBundle(name: string, body: Buffer) {
-  const { access_token } = await passwordLogin({ consoleUrl: suite.stack.url, email: admin.email, password: admin.password });
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(body)]), name);
-  const res = await fetch(`${suite.stack.url}/api/bundle`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` }, body: form });
-  expect(res.status, await res.text()).toBe(201);
-}
-
 const waveRow = (page: Page, n: number) => page.getByTestId('rollout-wave').nth(n - 1);
 
 beforeAll(async () => {
   work = tempDir('fleetlink-rollouts-e2e-');
   const good = packAgentBundle('1.0.0', work);
-  await uploadBundle(path.basename(good), readFileSync(good));
-  await uploadBundle('bad.tar.gz', brokenBundle('1.0.1', 'process.exit(3);\n'));
+  await uploadBundle(suite, good);
+  await uploadBundle(suite, 'bad.tar.gz', brokenBundle('1.0.1', 'process.exit(3);\n'));
   const res = await suite.api(admin, 'POST', '/api/release', { branch: 'PRODUCTION', version: '1.0.0', bundles: [{ name: 'fleetlink-agent', version: '1.0.0' }] });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
 }, TEST_TIMEOUT_MS);
