@@ -1,6 +1,6 @@
 import { AgentProperty, type Bundle, type DeviceBranch, type Release, type ReleaseBranch } from '@fleetlink/contract';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, DbExecutor } from '../../db/client.js';
 import { bundles, devices, releaseBundles, releases } from '../../db/schema/index.js';
 
 export interface BundleRecord extends Omit<Bundle, 'uploadedAt'> {
@@ -76,10 +76,16 @@ export class ReleasesRepository {
   }
 
   /** A release and its bundles in one transaction; answers when it was created, or throws the unique violation when it exists. */
-  async insertRelease(release: { branch: ReleaseBranch; version: string; notes: string | null; builtIn?: boolean }, bundleIds: string[]): Promise<{ id: string; createdAt: Date }> {
+  /** `also` runs in the same transaction with the new release's id (its staged rollout). */
+  async insertRelease(
+    release: { branch: ReleaseBranch; version: string; notes: string | null; builtIn?: boolean },
+    bundleIds: string[],
+    also?: (tx: DbExecutor, releaseId: string) => Promise<unknown>,
+  ): Promise<{ id: string; createdAt: Date }> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.insert(releases).values(release).returning({ id: releases.id, createdAt: releases.createdAt });
       await tx.insert(releaseBundles).values(bundleIds.map((bundleId) => ({ releaseId: row!.id, bundleId })));
+      await also?.(tx, row!.id);
       return row!;
     });
   }

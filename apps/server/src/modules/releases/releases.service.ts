@@ -9,6 +9,7 @@ import type { DeviceCredentials } from '../enrollment/credentials.js';
 import type { BlobStore } from '../transfers/blobs/blob-store.js';
 import { releaseStandings } from './release-standing.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../organizations/unique-violation.js';
+import type { DbExecutor } from '../../db/client.js';
 import type { ReleaseRecord, ReleasesRepository } from './releases.repository.js';
 import type { RolloutsRepository } from './rollouts.repository.js';
 import type { RolloutsService } from './rollouts.service.js';
@@ -71,8 +72,13 @@ export class ReleasesService {
 
   /** A release, and its rollout when it goes in waves (all at once by default, as SPEC §2's form). */
   async create(p: Principal, form: ReleaseForm): Promise<Release> {
-    const created = await this.insert(p, form, false);
-    if (form.rollout?.mode === 'waves') await this.deps.rollouts.set(p, await this.release(form.branch, form.version), form.rollout);
+    const waves = form.rollout?.mode === 'waves' ? form.rollout : undefined;
+    if (!waves) return this.insert(p, form, false);
+    // The release and its rollout are made in one transaction: no agent sees it without its waves.
+    const start = await this.deps.rollouts.plan(p, form.branch, waves);
+    const created = await this.deps.rollouts.audited(p, form, waves, () => this.insert(p, form, false, start));
+    const made = await this.deps.repo.release(form.branch, form.version);
+    if (made) await this.deps.rollouts.started(made.id);
     return created;
   }
 
@@ -85,7 +91,7 @@ export class ReleasesService {
     return this.insert(actor, { branch: 'PRODUCTION', version: bundle.version, notes: BUILT_IN_RELEASE_NOTES, bundles: [bundle] }, true);
   }
 
-  private async insert(actor: Actor, form: ReleaseForm, builtIn: boolean): Promise<Release> {
+  private async insert(actor: Actor, form: ReleaseForm, builtIn: boolean, also?: (tx: DbExecutor, releaseId: string) => Promise<unknown>): Promise<Release> {
     const details = { branch: form.branch, version: form.version, bundles: form.bundles, ...(builtIn ? { builtIn } : {}) };
     return this.deps.audit.track(actor, { kind: AuditKind.ReleaseCreate, details }, async () => {
       const ids: string[] = [];
@@ -96,7 +102,7 @@ export class ReleasesService {
       }
       const release = { branch: form.branch, version: form.version, notes: form.notes || null };
       try {
-        const { createdAt } = await this.deps.repo.insertRelease({ ...release, builtIn }, ids);
+        const { createdAt } = await this.deps.repo.insertRelease({ ...release, builtIn }, ids, also);
         return { ...release, bundles: form.bundles, createdAt: createdAt.toISOString(), builtIn };
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(`Release ${form.branch} ${form.version} exists already.`);

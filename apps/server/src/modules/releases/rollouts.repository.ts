@@ -1,6 +1,6 @@
 import { AgentProperty, type RolloutDeviceState, type RolloutState, type RolloutWave } from '@fleetlink/contract';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, DbExecutor } from '../../db/client.js';
 import { devices, releaseRollouts, rolloutDevices } from '../../db/schema/index.js';
 import type { DeviceBranch } from '@fleetlink/contract';
 
@@ -38,19 +38,22 @@ export class RolloutsRepository {
     return rows.map((r) => r.id);
   }
 
-  /** A rollout in place of any before it, with its devices in their waves, in one transaction. */
-  async start(row: typeof releaseRollouts.$inferInsert, members: { deviceId: string; wave: number }[]): Promise<RolloutRow> {
-    return this.db.transaction(async (tx) => {
-      await tx.delete(releaseRollouts).where(eq(releaseRollouts.releaseId, row.releaseId));
-      const [inserted] = await tx.insert(releaseRollouts).values(row).returning();
-      for (let i = 0; i < members.length; i += INSERT_CHUNK) {
-        await tx
-          .insert(rolloutDevices)
-          .values(members.slice(i, i + INSERT_CHUNK).map((m) => ({ releaseId: row.releaseId, ...m })))
-          .onConflictDoNothing();
-      }
-      return inserted!;
-    });
+  /**
+   * A rollout in place of any before it, with its devices in their waves, in one transaction: in
+   * `tx` when given (a new release and its rollout are made together, so no agent ever sees the
+   * release without its waves).
+   */
+  async start(row: typeof releaseRollouts.$inferInsert, members: { deviceId: string; wave: number }[], tx?: DbExecutor): Promise<RolloutRow> {
+    if (!tx) return this.db.transaction((t) => this.start(row, members, t));
+    await tx.delete(releaseRollouts).where(eq(releaseRollouts.releaseId, row.releaseId));
+    const [inserted] = await tx.insert(releaseRollouts).values(row).returning();
+    for (let i = 0; i < members.length; i += INSERT_CHUNK) {
+      await tx
+        .insert(rolloutDevices)
+        .values(members.slice(i, i + INSERT_CHUNK).map((m) => ({ releaseId: row.releaseId, ...m })))
+        .onConflictDoNothing();
+    }
+    return inserted!;
   }
 
   async remove(releaseId: string): Promise<boolean> {

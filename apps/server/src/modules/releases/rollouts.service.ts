@@ -10,6 +10,7 @@ import {
   type RolloutForm,
   type RolloutState,
 } from '@fleetlink/contract';
+import type { DbExecutor } from '../../db/client.js';
 import { conflict } from '../../lib/app-error.js';
 import type { Actor, AuditTrail } from '../audit/audit-trail.js';
 import type { ReleaseRecord } from './releases.repository.js';
@@ -54,22 +55,30 @@ export class RolloutsService {
    * still under way are refused: it is aborted first, so no device changes wave unseen.
    */
   async set(actor: Actor, release: ReleaseRecord, form: RolloutForm): Promise<void> {
-    const details = { branch: release.branch, version: release.version, ...form, ...(form.mode === 'all' ? { waves: undefined } : {}) };
-    const started = await this.deps.audit.track(actor, { kind: AuditKind.RolloutSet, details }, async () => {
+    await this.audited(actor, release, form, async () => {
       const current = await this.deps.repo.rollout(release.id);
-      if (form.mode === 'all') {
-        await this.deps.repo.remove(release.id);
-        return [];
-      }
+      if (form.mode === 'all') return void (await this.deps.repo.remove(release.id));
       if (current && UNDER_WAY.includes(current.state)) {
         throw conflict(`The rollout of ${nameOf(release)} is under way (${current.state.toLowerCase()}): abort it before giving it new waves.`);
       }
-      const ids = await this.deps.repo.deviceIds(devicesFollowing(release.branch));
-      const boundaries = waveBoundaries(ids.map(deviceHash), form.waves);
-      const members = ids.map((deviceId) => ({ deviceId, wave: waveOf(deviceHash(deviceId), boundaries) }));
-      await this.deps.repo.start(
+      const start = await this.plan(actor, release.branch, form);
+      await start(undefined, release.id);
+    });
+    await this.started(release.id);
+  }
+
+  /**
+   * Waves for a release about to be made: answers what starts its rollout inside the transaction that
+   * makes the release (ReleasesRepository.insertRelease), decided on the devices there are now.
+   */
+  async plan(actor: Actor, branch: ReleaseBranch, form: RolloutForm): Promise<(tx: DbExecutor | undefined, releaseId: string) => Promise<unknown>> {
+    const ids = await this.deps.repo.deviceIds(devicesFollowing(branch));
+    const boundaries = waveBoundaries(ids.map(deviceHash), form.waves);
+    const members = ids.map((deviceId) => ({ deviceId, wave: waveOf(deviceHash(deviceId), boundaries) }));
+    return (tx, releaseId) =>
+      this.deps.repo.start(
         {
-          releaseId: release.id,
+          releaseId,
           state: 'RUNNING',
           waves: form.waves,
           boundaries,
@@ -84,10 +93,19 @@ export class RolloutsService {
           createdBySubject: actor.subject,
         },
         members,
+        tx,
       );
-      return members.filter((m) => m.wave === 1).map((m) => m.deviceId);
-    });
-    if (started.length) this.deps.nudge(await this.deps.repo.toNudge(release.id, 1));
+  }
+
+  /** The audit entry of a rollout set, on a release being made or made already. */
+  audited<T>(actor: Actor, release: { branch: ReleaseBranch; version: string }, form: RolloutForm, work: () => Promise<T>): Promise<T> {
+    const details = { branch: release.branch, version: release.version, ...form, ...(form.mode === 'all' ? { waves: undefined } : {}) };
+    return this.deps.audit.track(actor, { kind: AuditKind.RolloutSet, details }, work);
+  }
+
+  /** A rollout just started: its first wave's online devices are asked to check now. */
+  async started(releaseId: string): Promise<void> {
+    this.deps.nudge(await this.deps.repo.toNudge(releaseId, 1));
   }
 
   /** Pause, Resume, Abort, Roll back: each from the states `rolloutActionFrom` allows, else a 409 saying why. */
