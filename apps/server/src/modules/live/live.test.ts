@@ -13,6 +13,7 @@ import {
   type OnlineMemberDevice,
 } from '../broker/broker.test-support.js';
 import { openLive, sawOnline, type LiveClient } from './live.test-support.js';
+import { manifest, tarGz } from '../releases/bundle-archives.test-support.js';
 
 /** The agent's MQTT keep-alive is at least 5 s; its will is sent at once when its socket closes. */
 const KEEPALIVE_MS = 5000;
@@ -93,11 +94,20 @@ describe.skipIf(process.platform !== 'linux')('live updates (issue 61)', () => {
     expect(member.messages.slice(from)).toEqual([]);
   });
 
-  it('sends server changes to realm administrators only', async () => {
+  it('sends server and release changes to realm administrators only', async () => {
     const admin = await live(d.admin);
     const member = await live(d.guest);
     expect((await s.tc.call(ADMIN_EMAIL, 'GET', '/api/servers-reload')).status).toBeLessThan(300);
     await admin.next((m) => m.type === 'servers');
+    // A release (rolled back at once, so no device is offered it): the releases pages read again (issue 65).
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(tarGz([manifest('fleetlink-agent', '8.0.0'), { path: 'cli.mjs', body: 'export {}' }]))]), 'bundle.tar.gz');
+    expect((await s.tc.api('/api/bundle', { method: 'POST', token: await s.tc.token(ADMIN_EMAIL), body: form })).status).toBe(201);
+    expect((await s.tc.call(ADMIN_EMAIL, 'POST', '/api/release', { branch: 'TEST', version: '8.0.0', bundles: [{ name: 'fleetlink-agent', version: '8.0.0' }] })).status).toBe(201);
+    await admin.next((m) => m.type === 'releases');
+    const from = admin.messages.length;
+    expect((await s.tc.call(ADMIN_EMAIL, 'POST', '/api/release/TEST/8.0.0/rollout/rollback')).status).toBe(204);
+    await admin.next((m) => m.type === 'releases', 3000, from);
     await new Promise((r) => setTimeout(r, 500));
     expect(member.messages.map((m) => m.type)).toEqual(['ready']);
   });
