@@ -70,7 +70,7 @@ describe('staged rollouts', () => {
     await page.getByRole('textbox', { name: 'Halt above (% of a wave)' }).fill('150');
     await page.getByRole('button', { name: 'Create release' }).click();
     await page.getByText('The last wave must be 100 %: every device of the release is in a wave.').waitFor();
-    await page.getByText('A wave waits at most 7 days (10080 minutes).').waitFor();
+    await page.getByText('The wait is at most 10080 minutes (7 days).').waitFor();
     await page.getByText('The failure threshold is between 0 and 100 %.').waitFor();
     await page.screenshot({ path: screenshotPath('rollout-form-errors.png'), fullPage: true });
     // Fixed: 1 device, then everyone, each wave healthy for 5 minutes, the default threshold.

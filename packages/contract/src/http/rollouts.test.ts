@@ -27,7 +27,7 @@ describe('the rollout form (issue 65)', () => {
   it('refuses a threshold outside 0-100 % and a wait of more than 7 days', () => {
     expect(errors({ failurePercent: 101 })).toEqual({ failurePercent: 'The failure threshold is between 0 and 100 %.' });
     expect(errors({ failurePercent: -1 })).toEqual({ failurePercent: 'The failure threshold is between 0 and 100 %.' });
-    expect(errors({ waitMinutes: 7 * 24 * 60 + 1 })).toEqual({ waitMinutes: 'A wave waits at most 7 days (10080 minutes).' });
+    expect(errors({ waitMinutes: 7 * 24 * 60 + 1 })).toEqual({ waitMinutes: 'The wait is at most 10080 minutes (7 days).' });
     expect(errors({ waitMinutes: 7 * 24 * 60, failurePercent: 0, failureCount: null })).toEqual({});
   });
 });

@@ -41,7 +41,7 @@ export const rolloutFormSchema = z
     waitMinutes: z
       .number({ error: `${rolloutLabels.wait} is required.` })
       .min(0, 'The wait cannot be negative.')
-      .max(ROLLOUT_WAIT_MAX_MINUTES, `A wave waits at most 7 days (${ROLLOUT_WAIT_MAX_MINUTES} minutes).`),
+      .max(ROLLOUT_WAIT_MAX_MINUTES, `The wait is at most ${ROLLOUT_WAIT_MAX_MINUTES} minutes (7 days).`),
     failurePercent: z
       .number({ error: 'The failure threshold is required.' })
       .min(0, 'The failure threshold is between 0 and 100 %.')

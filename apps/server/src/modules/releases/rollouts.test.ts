@@ -112,7 +112,7 @@ describe('staged rollouts with installed agents', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.fields).toEqual({
       'waves.1.amount': 'The last wave must be 100 %: every device of the release is in a wave.',
-      waitMinutes: 'A wave waits at most 7 days (10080 minutes).',
+      waitMinutes: 'The wait is at most 10080 minutes (7 days).',
       failurePercent: 'The failure threshold is between 0 and 100 %.',
     });
     expect(await call('POST', '/api/release/PRODUCTION/9.9.9/rollout/pause')).toMatchObject({ status: 404, body: { message: 'There is no release PRODUCTION 9.9.9.' } });
