@@ -41,48 +41,48 @@ export function ReleaseListPage() {
           <Table.Tbody>
             {releases.data.map((r) => (
               <Fragment key={`${r.branch} ${r.version}`}>
-              <Table.Tr data-testid="release-row">
-                <Table.Td>{r.branch}</Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Text ff="monospace" size="sm">
-                      {r.version}
-                    </Text>
-                    {r.builtIn ? (
-                      <Tooltip label={r.notes} multiline w={260} withArrow>
-                        <Badge variant="light" color="gray" tt="none" data-testid="release-built-in">
-                          Built-in
-                        </Badge>
-                      </Tooltip>
-                    ) : null}
-                  </Group>
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.bundles.map((b) => `${b.name} ${b.version}`).join(', ')}</Table.Td>
-                <Table.Td data-testid="release-devices">{r.devices ? <StandingBadges devices={r.devices} /> : null}</Table.Td>
-                <Table.Td>
-                  <RolloutCell release={r} />
-                </Table.Td>
-                <Table.Td>
-                  <ConfirmButton
-                    variant="subtle"
-                    color="red"
-                    size="compact-sm"
-                    aria-label={`Delete release ${r.branch} ${r.version}`}
-                    question={`Delete release ${r.branch} ${r.version}?`}
-                    questionTestId="delete-release-question"
-                    onConfirm={() => remove.mutateAsync(r)}
-                  >
-                    <IconTrash size={16} />
-                  </ConfirmButton>
-                </Table.Td>
-              </Table.Tr>
-              {r.rollout ? (
-                <Table.Tr>
-                  <Table.Td colSpan={6} pl="xl">
-                    <RolloutPanel release={r} rollout={r.rollout} />
+                <Table.Tr data-testid="release-row">
+                  <Table.Td>{r.branch}</Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Text ff="monospace" size="sm">
+                        {r.version}
+                      </Text>
+                      {r.builtIn ? (
+                        <Tooltip label={r.notes} multiline w={260} withArrow>
+                          <Badge variant="light" color="gray" tt="none" data-testid="release-built-in">
+                            Built-in
+                          </Badge>
+                        </Tooltip>
+                      ) : null}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.bundles.map((b) => `${b.name} ${b.version}`).join(', ')}</Table.Td>
+                  <Table.Td data-testid="release-devices">{r.devices ? <StandingBadges devices={r.devices} /> : null}</Table.Td>
+                  <Table.Td>
+                    <RolloutCell release={r} />
+                  </Table.Td>
+                  <Table.Td>
+                    <ConfirmButton
+                      variant="subtle"
+                      color="red"
+                      size="compact-sm"
+                      aria-label={`Delete release ${r.branch} ${r.version}`}
+                      question={`Delete release ${r.branch} ${r.version}?`}
+                      questionTestId="delete-release-question"
+                      onConfirm={() => remove.mutateAsync(r)}
+                    >
+                      <IconTrash size={16} />
+                    </ConfirmButton>
                   </Table.Td>
                 </Table.Tr>
-              ) : null}
+                {r.rollout ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={6} pl="xl">
+                      <RolloutPanel release={r} rollout={r.rollout} />
+                    </Table.Td>
+                  </Table.Tr>
+                ) : null}
               </Fragment>
             ))}
           </Table.Tbody>
