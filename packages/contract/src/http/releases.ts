@@ -42,6 +42,10 @@ export const releaseBranchesFor: Record<DeviceBranch, readonly ReleaseBranch[]> 
   ACCEPTANCE: ['ACCEPTANCE', 'PRODUCTION'],
 };
 
+/** The device branches that take releases of `branch`: `releaseBranchesFor` read the other way. */
+export const deviceBranchesFollowing = (branch: ReleaseBranch): DeviceBranch[] =>
+  (Object.keys(releaseBranchesFor) as DeviceBranch[]).filter((d) => releaseBranchesFor[d].includes(branch));
+
 const versionText = (label: string) => requiredText(label, VERSION_MAX).regex(SEMVER_PATTERN, messages.pattern(label));
 const bundleNameText = (label: string) => requiredText(label, BUNDLE_NAME_MAX).regex(BUNDLE_NAME_PATTERN, messages.pattern(label));
 

@@ -93,6 +93,8 @@ export const rolloutFormDefaults: RolloutForm = {
  */
 export const rolloutStates = ['RUNNING', 'PAUSED', 'HALTED', 'ABORTED', 'DONE', 'ROLLED_BACK'] as const;
 export type RolloutState = (typeof rolloutStates)[number];
+/** A rollout still going somewhere: new waves for its release wait until it is aborted. */
+export const ROLLOUT_UNDER_WAY: readonly RolloutState[] = ['RUNNING', 'PAUSED', 'HALTED'];
 
 /** What the buttons do (each with a confirmation on the page). */
 export const rolloutActions = ['pause', 'resume', 'abort', 'rollback'] as const;

@@ -11,7 +11,7 @@ import { releaseStandings } from './release-standing.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../organizations/unique-violation.js';
 import type { DbExecutor } from '../../db/client.js';
 import type { ReleaseRecord, ReleasesRepository } from './releases.repository.js';
-import type { RolloutsRepository } from './rollouts.repository.js';
+import type { RolloutRow, RolloutsRepository } from './rollouts.repository.js';
 import type { RolloutsService } from './rollouts.service.js';
 
 export interface ReleasesDeps {
@@ -76,9 +76,14 @@ export class ReleasesService {
     if (!waves) return this.insert(p, form, false);
     // The release and its rollout are made in one transaction: no agent sees it without its waves.
     const start = await this.deps.rollouts.plan(p, form.branch, waves);
-    const created = await this.deps.rollouts.audited(p, form, waves, () => this.insert(p, form, false, start));
-    const made = await this.deps.repo.release(form.branch, form.version);
-    if (made) await this.deps.rollouts.started(made.id);
+    let releaseId = '';
+    const created = await this.deps.rollouts.audited(p, form, waves, () =>
+      this.insert(p, form, false, (tx, id) => {
+        releaseId = id;
+        return start(tx, id);
+      }),
+    );
+    await this.deps.rollouts.started(releaseId);
     return created;
   }
 
@@ -125,12 +130,13 @@ export class ReleasesService {
    * (HTTP Basic), so it can learn only its own.
    */
   async forAgent(authorization: string | undefined): Promise<AgentRelease> {
-    const { device, releases, all } = await this.releasesOf(authorization, 'asks for its release');
+    const { device, releases, all, held } = await this.releasesOf(authorization, 'asks for its release');
     const taken = releases.sort(byPrecedence)[0];
     if (taken) await this.deps.rolloutsRepo.offered(taken.id, device.id);
-    // A release that would come first but is held back: the device says it waits for its wave.
-    const first = all.sort(byPrecedence)[0];
-    const waiting = first && first !== taken ? await this.deps.rollouts.waitingFor(first, device.id) : undefined;
+    // The release that would come first, when a rollout holds it back: the device says which wave it waits for.
+    const top = all.sort(byPrecedence)[0];
+    const first = held.find((h) => h.release === top);
+    const waiting = first && { branch: first.release.branch, version: first.release.version, wave: first.wave, started: first.rollout.wave, state: first.rollout.state };
     return { release: taken ? { branch: taken.branch, version: taken.version, bundles: taken.bundles } : null, ...(waiting ? { waiting } : {}) };
   }
 
@@ -164,7 +170,13 @@ export class ReleasesService {
     const all = await this.deps.repo.releases(releaseBranchesFor[device.branch]);
     const rollouts = new Map((await this.deps.rolloutsRepo.rollouts(all.map((r) => r.id))).map((r) => [r.releaseId, r]));
     const offered: ReleaseRecord[] = [];
-    for (const r of all) if (await this.deps.rollouts.offers(r, rollouts.get(r.id), device)) offered.push(r);
-    return { device, releases: offered, all };
+    const held: { release: ReleaseRecord; rollout: RolloutRow; wave: number }[] = [];
+    for (const release of all) {
+      const rollout = rollouts.get(release.id);
+      const offer = await this.deps.rollouts.offer(release, rollout, device);
+      if (offer.offered) offered.push(release);
+      else if (offer.waitsFor !== undefined) held.push({ release, rollout: rollout!, wave: offer.waitsFor });
+    }
+    return { device, releases: offered, all, held };
   }
 }

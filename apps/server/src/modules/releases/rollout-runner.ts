@@ -3,7 +3,7 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { LiveChanges } from '../live/live-bus.js';
 import type { ReleaseRecord, ReleasesRepository } from './releases.repository.js';
 import type { RolloutRow, RolloutsRepository, WaveCount } from './rollouts.repository.js';
-import { devicesFollowing, failedIn, nextWaveAt, sizeOf, targetOf } from './rollouts.service.js';
+import { failedIn, sizeOf, targetOf, waveEndsAt } from './rollouts.service.js';
 
 const ROLLED_BACK = 'rolled back: ';
 
@@ -31,7 +31,7 @@ export class RolloutRunner {
   ) {}
 
   async tick(): Promise<void> {
-    const running = (await this.o.repo.rollouts()).filter((r) => r.state === 'RUNNING');
+    const running = await this.o.repo.running();
     if (!running.length) return;
     const releases = new Map((await this.o.releases.releases()).map((r) => [r.id, r]));
     let changed = false;
@@ -46,14 +46,14 @@ export class RolloutRunner {
   private async evaluate(row: RolloutRow, release: ReleaseRecord): Promise<boolean> {
     const { repo } = this.o;
     const changed = (await repo.refresh(release.id, targetOf(release), row.wave, this.o.deadlineMinutes)) > 0;
-    const counts = (await repo.counts([release.id], new Map([[release.id, devicesFollowing(release.branch)]]))).get(release.id) ?? [];
+    const counts = (await repo.counts([release])).get(release.id) ?? [];
     for (let wave = 1; wave <= row.wave; wave++) {
       if (this.crossed(row, counts, wave)) {
         await this.halt(row, release, counts, wave);
         return changed;
       }
     }
-    const due = nextWaveAt(row) ?? (row.waveStartedAt && new Date(row.waveStartedAt.getTime() + row.waitMinutes * 60_000));
+    const due = waveEndsAt(row);
     if (!due || due > this.now()) {
       // Devices of the started waves that came online since are asked to check now.
       this.o.nudge(await repo.toNudge(release.id, row.wave));

@@ -1,4 +1,4 @@
-import { AgentProperty, type RolloutDeviceState, type RolloutState, type RolloutWave } from '@fleetlink/contract';
+import { AgentProperty, deviceBranchesFollowing, type ReleaseBranch, type RolloutDeviceState, type RolloutState, type RolloutWave } from '@fleetlink/contract';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbExecutor } from '../../db/client.js';
 import { devices, releaseRollouts, rolloutDevices } from '../../db/schema/index.js';
@@ -25,10 +25,14 @@ export class RolloutsRepository {
     return row;
   }
 
-  async rollouts(releaseIds?: string[]): Promise<RolloutRow[]> {
-    if (releaseIds && !releaseIds.length) return [];
-    const q = this.db.select().from(releaseRollouts);
-    return releaseIds ? q.where(inArray(releaseRollouts.releaseId, releaseIds)) : q;
+  async rollouts(releaseIds: string[]): Promise<RolloutRow[]> {
+    if (!releaseIds.length) return [];
+    return this.db.select().from(releaseRollouts).where(inArray(releaseRollouts.releaseId, releaseIds));
+  }
+
+  /** The rollouts whose waves move on: the runner's work at each tick. */
+  running(): Promise<RolloutRow[]> {
+    return this.db.select().from(releaseRollouts).where(eq(releaseRollouts.state, 'RUNNING'));
   }
 
   /** The ids of the devices a release reaches (those whose branch follows its branch). */
@@ -105,30 +109,37 @@ export class RolloutsRepository {
    * many changed.
    */
   async refresh(releaseId: string, target: string | null, upToWave: number, deadlineMinutes: number): Promise<number> {
-    const toTarget = sql`(${prop(AgentProperty.UpdateBundleVersion)}) = ${target}`;
+    const toTarget = sql`${prop(AgentProperty.UpdateBundleVersion)} = ${target}`;
     const status = prop(AgentProperty.UpdateStatus);
-    const late = sql`rd.offered_at < now() - make_interval(secs => ${deadlineMinutes * 60})`;
+    // What the agent says, read once per device (`f`); the state and its reason follow from it.
     const result = await this.db.execute(sql`
       update ${rolloutDevices} as t set state = s.next, reason = s.why, changed_at = now()
       from (
-        select rd.device_id,
+        select f.device_id,
           case
-            when (${prop(AgentProperty.BundleVersion)}) = ${target} then 'running'
-            when rd.state = 'failed' then 'failed'
-            when ${status} = 'FAILED' and ${toTarget} then 'failed'
-            when rd.offered_at is not null and ${status} = 'UPDATING' and ${toTarget} and ${late} then 'failed'
-            when rd.offered_at is not null and ${status} = 'UPDATING' and ${toTarget} then 'updating'
+            when f.runs then 'running'
+            when f.was_failed or f.reported_failed or f.late then 'failed'
+            when f.updating then 'updating'
             else 'waiting'
           end as next,
           case
-            when (${prop(AgentProperty.BundleVersion)}) = ${target} then null
-            when rd.state = 'failed' then rd.reason
-            when ${status} = 'FAILED' and ${toTarget} then coalesce(${prop(AgentProperty.UpdateError)}, 'the update failed')
-            when rd.offered_at is not null and ${status} = 'UPDATING' and ${toTarget} and ${late} then ${`not back online within ${deadlineMinutes} minutes`}
-            else null
+            when f.runs then null
+            when f.was_failed then f.reason
+            when f.reported_failed then coalesce(f.error, 'the update failed')
+            when f.late then ${`not back online within ${deadlineMinutes} minutes`}
           end as why
-        from ${rolloutDevices} rd join ${devices} on ${devices.id} = rd.device_id
-        where rd.release_id = ${releaseId} and rd.wave <= ${upToWave}
+        from (
+          select rd.device_id, rd.reason,
+            coalesce(${prop(AgentProperty.BundleVersion)} = ${target}, false) as runs,
+            rd.state = 'failed' as was_failed,
+            coalesce(${status} = 'FAILED' and ${toTarget}, false) as reported_failed,
+            coalesce(rd.offered_at is not null and ${status} = 'UPDATING' and ${toTarget}, false) as updating,
+            coalesce(rd.offered_at is not null and ${status} = 'UPDATING' and ${toTarget}
+              and rd.offered_at < now() - make_interval(secs => ${deadlineMinutes * 60}), false) as late,
+            ${prop(AgentProperty.UpdateError)} as error
+          from ${rolloutDevices} rd join ${devices} on ${devices.id} = rd.device_id
+          where rd.release_id = ${releaseId} and rd.wave <= ${upToWave}
+        ) f
       ) s
       where t.release_id = ${releaseId} and t.device_id = s.device_id and (t.state <> s.next or t.reason is distinct from s.why)
       returning t.device_id`);
@@ -136,9 +147,11 @@ export class RolloutsRepository {
   }
 
   /** Devices per wave and state, of those that still follow the release's branch. */
-  async counts(releaseIds: string[], branchesOf: Map<string, readonly DeviceBranch[]>): Promise<Map<string, WaveCount[]>> {
+  async counts(releases: { id: string; branch: ReleaseBranch }[]): Promise<Map<string, WaveCount[]>> {
     const out = new Map<string, WaveCount[]>();
-    if (!releaseIds.length) return out;
+    if (!releases.length) return out;
+    const releaseIds = releases.map((r) => r.id);
+    const branchesOf = new Map(releases.map((r) => [r.id, deviceBranchesFollowing(r.branch)]));
     const rows = await this.db
       .select({ releaseId: rolloutDevices.releaseId, wave: rolloutDevices.wave, state: rolloutDevices.state, branch: devices.branch, n: count() })
       .from(rolloutDevices)
@@ -212,15 +225,6 @@ export class RolloutsRepository {
       this.db.select({ n: count() }).from(rolloutDevices).where(where),
     ]);
     return { rows, total: total?.n ?? 0 };
-  }
-
-  /** Used by tests and the download log: the devices that downloaded a bundle of the release. */
-  async downloads(releaseId: string): Promise<{ deviceId: string; wave: number; offeredAt: Date | null; downloadedAt: Date }[]> {
-    const rows = await this.db
-      .select({ deviceId: rolloutDevices.deviceId, wave: rolloutDevices.wave, offeredAt: rolloutDevices.offeredAt, downloadedAt: rolloutDevices.downloadedAt })
-      .from(rolloutDevices)
-      .where(and(eq(rolloutDevices.releaseId, releaseId), sql`${rolloutDevices.downloadedAt} is not null`));
-    return rows as { deviceId: string; wave: number; offeredAt: Date | null; downloadedAt: Date }[];
   }
 }
 

@@ -1,9 +1,9 @@
 import {
   agentBundleOf,
   AuditKind,
-  releaseBranchesFor,
+  deviceBranchesFollowing,
+  ROLLOUT_UNDER_WAY,
   rolloutActionFrom,
-  type DeviceBranch,
   type ReleaseBranch,
   type Rollout,
   type RolloutAction,
@@ -24,17 +24,15 @@ export interface RolloutsDeps {
   nudge: (deviceIds: string[]) => void;
 }
 
-/** The device branches that take releases of `branch` (contract `releaseBranchesFor`, read the other way). */
-export const devicesFollowing = (branch: ReleaseBranch): DeviceBranch[] =>
-  (Object.keys(releaseBranchesFor) as DeviceBranch[]).filter((d) => releaseBranchesFor[d].includes(branch));
-
 /** What a device is, for the offer: its agent bundle decides whether it took a release already. */
 export interface OfferedDevice {
   id: string;
   bundleVersion: string | null;
 }
 
-const UNDER_WAY: readonly RolloutState[] = ['RUNNING', 'PAUSED', 'HALTED'];
+/** Whether a release is offered to a device now; when a rollout under way holds it back, the device's wave. */
+export type Offer = { offered: true } | { offered: false; waitsFor?: number };
+
 const who = (actor: Actor) => actor.username ?? 'the console';
 const nameOf = (r: ReleaseRecord) => `${r.branch} ${r.version}`;
 
@@ -58,13 +56,13 @@ export class RolloutsService {
     await this.audited(actor, release, form, async () => {
       const current = await this.deps.repo.rollout(release.id);
       if (form.mode === 'all') return void (await this.deps.repo.remove(release.id));
-      if (current && UNDER_WAY.includes(current.state)) {
+      if (current && ROLLOUT_UNDER_WAY.includes(current.state)) {
         throw conflict(`The rollout of ${nameOf(release)} is under way (${current.state.toLowerCase()}): abort it before giving it new waves.`);
       }
       const start = await this.plan(actor, release.branch, form);
       await start(undefined, release.id);
     });
-    await this.started(release.id);
+    if (form.mode === 'waves') await this.started(release.id);
   }
 
   /**
@@ -72,7 +70,7 @@ export class RolloutsService {
    * makes the release (ReleasesRepository.insertRelease), decided on the devices there are now.
    */
   async plan(actor: Actor, branch: ReleaseBranch, form: RolloutForm): Promise<(tx: DbExecutor | undefined, releaseId: string) => Promise<unknown>> {
-    const ids = await this.deps.repo.deviceIds(devicesFollowing(branch));
+    const ids = await this.deps.repo.deviceIds(deviceBranchesFollowing(branch));
     const boundaries = waveBoundaries(ids.map(deviceHash), form.waves);
     const members = ids.map((deviceId) => ({ deviceId, wave: waveOf(deviceHash(deviceId), boundaries) }));
     return (tx, releaseId) =>
@@ -125,7 +123,7 @@ export class RolloutsService {
     }
     if (action === 'rollback') {
       const target = targetOf(release);
-      if (target) this.deps.nudge(await this.deps.repo.runningOnline(devicesFollowing(release.branch), target));
+      if (target) this.deps.nudge(await this.deps.repo.runningOnline(deviceBranchesFollowing(release.branch), target));
     }
   }
 
@@ -137,7 +135,7 @@ export class RolloutsService {
         return repo.move(release.id, from, { state: 'PAUSED', reason: `Paused by ${who(actor)}.` });
       case 'resume': {
         // The failures that halted it are accepted: only new ones count toward the threshold.
-        const counts = (await repo.counts([release.id], new Map([[release.id, devicesFollowing(release.branch)]]))).get(release.id) ?? [];
+        const counts = (await repo.counts([release])).get(release.id) ?? [];
         const accepted = current!.waves.map((_, i) => failedIn(counts, i + 1));
         return repo.move(release.id, from, { state: 'RUNNING', reason: null, waveStartedAt: new Date(), accepted });
       }
@@ -157,40 +155,31 @@ export class RolloutsService {
 
   /**
    * Whether `release` is offered to `device` now: always without a rollout or once it is done; never
-   * once rolled back; to a device that runs its agent bundle already (it keeps it, whatever else
-   * happens); while running, to a device whose wave started (one that appeared since the start joins
-   * its wave first). Paused, halted or aborted: to no one else.
+   * once rolled back or aborted, except to a device that runs its agent bundle already (it keeps it,
+   * whatever else happens); while running, to a device whose wave started (one that appeared since the
+   * start joins its wave first). Held back by a rollout under way, the answer says which wave the
+   * device waits for.
    */
-  async offers(release: ReleaseRecord, rollout: RolloutRow | undefined, device: OfferedDevice): Promise<boolean> {
-    if (!rollout || rollout.state === 'DONE') return true;
-    if (rollout.state === 'ROLLED_BACK') return false;
+  async offer(release: ReleaseRecord, rollout: RolloutRow | undefined, device: OfferedDevice): Promise<Offer> {
+    if (!rollout || rollout.state === 'DONE') return { offered: true };
+    if (rollout.state === 'ROLLED_BACK') return { offered: false };
     const target = targetOf(release);
-    if (target && device.bundleVersion === target) return true;
-    if (rollout.state !== 'RUNNING') return false;
+    if (target && device.bundleVersion === target) return { offered: true };
+    if (!ROLLOUT_UNDER_WAY.includes(rollout.state)) return { offered: false };
     let member = await this.deps.repo.member(release.id, device.id);
     if (!member) {
       member = { wave: waveOf(deviceHash(device.id), rollout.boundaries) };
-      await this.deps.repo.join(release.id, device.id, member.wave);
+      // Decided once: a device seen by a running rollout keeps the wave it is told now.
+      if (rollout.state === 'RUNNING') await this.deps.repo.join(release.id, device.id, member.wave);
     }
-    return member.wave <= rollout.wave;
-  }
-
-  /** The wave a device waits for in a rollout under way that holds `release` back from it; undefined when none does. */
-  async waitingFor(release: ReleaseRecord, deviceId: string) {
-    const rollout = await this.deps.repo.rollout(release.id);
-    if (!rollout || !UNDER_WAY.includes(rollout.state)) return undefined;
-    const wave = (await this.deps.repo.member(release.id, deviceId))?.wave ?? waveOf(deviceHash(deviceId), rollout.boundaries);
-    return { branch: release.branch, version: release.version, wave, started: rollout.wave, state: rollout.state };
+    return rollout.state === 'RUNNING' && member.wave <= rollout.wave ? { offered: true } : { offered: false, waitsFor: member.wave };
   }
 
   /** The rollouts of these releases, by release id, as the releases page shows them. */
   async standings(releases: ReleaseRecord[]): Promise<Map<string, Rollout>> {
     const rows = await this.deps.repo.rollouts(releases.map((r) => r.id));
-    const branches = new Map(releases.map((r) => [r.id, devicesFollowing(r.branch)]));
-    const counts = await this.deps.repo.counts(
-      rows.map((r) => r.releaseId),
-      branches,
-    );
+    const withRollout = new Set(rows.map((r) => r.releaseId));
+    const counts = await this.deps.repo.counts(releases.filter((r) => withRollout.has(r.id)));
     return new Map(rows.map((row) => [row.releaseId, rolloutOf(row, counts.get(row.releaseId) ?? [])]));
   }
 
@@ -209,9 +198,11 @@ export class RolloutsService {
 export const failedIn = (counts: WaveCount[], wave: number) => counts.filter((c) => c.wave === wave && c.state === 'failed').reduce((n, c) => n + c.n, 0);
 export const sizeOf = (counts: WaveCount[], wave: number) => counts.filter((c) => c.wave === wave).reduce((n, c) => n + c.n, 0);
 
-/** When the wave under way ends its wait; null once none will start by itself. */
-export const nextWaveAt = (row: RolloutRow): Date | null =>
-  row.state === 'RUNNING' && row.waveStartedAt && row.wave < row.waves.length ? new Date(row.waveStartedAt.getTime() + row.waitMinutes * 60_000) : null;
+/** When the current wave's wait ends (the last wave's ends the rollout); null for a rollout without waves. */
+export const waveEndsAt = (row: RolloutRow): Date | null => (row.waveStartedAt ? new Date(row.waveStartedAt.getTime() + row.waitMinutes * 60_000) : null);
+
+/** When the next wave starts if all stays healthy; null once none will start by itself. */
+export const nextWaveAt = (row: RolloutRow): Date | null => (row.state === 'RUNNING' && row.wave < row.waves.length ? waveEndsAt(row) : null);
 
 /** A rollout row and its devices' counts as the page shows it: waves not started yet count all their devices as waiting. */
 export function rolloutOf(row: RolloutRow, counts: WaveCount[]): Rollout {

@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Loader, Stack, Table, Text, Tooltip } from '@mantine/core';
-import type { Release } from '@fleetlink/contract';
+import { ROLLOUT_UNDER_WAY, type Release } from '@fleetlink/contract';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
@@ -98,7 +98,7 @@ export function ReleaseListPage() {
 function RolloutCell({ release }: { release: Release }) {
   const state = release.rollout?.state;
   // New waves only once none is under way (abort first).
-  const canSet = !state || state === 'ABORTED' || state === 'DONE' || state === 'ROLLED_BACK';
+  const canSet = !state || !ROLLOUT_UNDER_WAY.includes(state);
   return (
     <Group gap={6}>
       {!release.rollout ? (
