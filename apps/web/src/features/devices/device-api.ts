@@ -10,6 +10,7 @@ import {
 } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiRequestError } from '../../app/api/api-error';
+import { quietRefresh } from '../../app/api/quiet-refresh';
 import { useApi } from '../../app/api/useApi';
 
 /** SPEC §4: the device cache refreshes every 60 seconds. */
@@ -44,7 +45,7 @@ export function useDeviceSearch(params: DeviceSearchParams, options: { enabled?:
   const api = useApi();
   return useQuery({
     queryKey: deviceKeys.search(params),
-    queryFn: ({ signal }) => api.get(searchUrl(params), deviceSearchResultSchema, signal),
+    queryFn: (ctx) => api.request(searchUrl(params), { schema: deviceSearchResultSchema, ...quietRefresh(ctx) }),
     refetchInterval: DEVICE_REFRESH_MS,
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
@@ -61,14 +62,9 @@ export const isDeviceGone = (err: unknown) => err instanceof ApiRequestError && 
  */
 export function useDevice(id: string | undefined) {
   const api = useApi();
-  const client = useQueryClient();
-  const key = deviceKeys.detail(id ?? '');
   return useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => {
-      const refresh = client.getQueryData(key) !== undefined;
-      return api.request(`/api/device/${encodeURIComponent(id!)}`, { schema: deviceSchema, signal, quiet: refresh, handled: isDeviceGone });
-    },
+    queryKey: deviceKeys.detail(id ?? ''),
+    queryFn: (ctx) => api.request(`/api/device/${encodeURIComponent(id!)}`, { schema: deviceSchema, ...quietRefresh(ctx), handled: isDeviceGone }),
     // Gone: asked for no more, by the timer or by the page mounting again (a session renewal remounts it).
     enabled: (query) => !!id && !isDeviceGone(query.state.error),
     refetchInterval: DEVICE_REFRESH_MS,

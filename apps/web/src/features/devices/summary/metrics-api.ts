@@ -1,5 +1,6 @@
 import { metricsResponseSchema, timelineResponseSchema } from '@fleetlink/contract';
 import { useQuery } from '@tanstack/react-query';
+import { quietRefresh } from '../../../app/api/quiet-refresh';
 import { useApi } from '../../../app/api/useApi';
 import { DEVICE_REFRESH_MS, deviceKeys } from '../device-api';
 
@@ -16,7 +17,7 @@ export function useDeviceLoad(id: string, online: boolean) {
   const api = useApi();
   return useQuery({
     queryKey: metricKeys.load(id),
-    queryFn: ({ signal }) => api.get(`/api/device/${encodeURIComponent(id)}/metrics`, metricsResponseSchema, signal),
+    queryFn: (ctx) => api.request(`/api/device/${encodeURIComponent(id)}/metrics`, { schema: metricsResponseSchema, ...quietRefresh(ctx) }),
     refetchInterval: (query) => (online && !query.state.data?.length ? FIRST_SAMPLES_RETRY_MS : DEVICE_REFRESH_MS),
   });
 }
@@ -26,8 +27,8 @@ export function useDeviceTimeline(id: string, interval: 'DAY' | 'WEEK' = 'WEEK')
   const api = useApi();
   return useQuery({
     queryKey: metricKeys.timeline(id, interval),
-    queryFn: ({ signal }) =>
-      api.get(`/api/device/${encodeURIComponent(id)}/metrics/TIMELINE?interval=${interval}`, timelineResponseSchema, signal),
+    queryFn: (ctx) =>
+      api.request(`/api/device/${encodeURIComponent(id)}/metrics/TIMELINE?interval=${interval}`, { schema: timelineResponseSchema, ...quietRefresh(ctx) }),
     refetchInterval: DEVICE_REFRESH_MS,
   });
 }

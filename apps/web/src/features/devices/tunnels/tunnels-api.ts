@@ -1,6 +1,7 @@
 import { tunnelDomainSchema, tunnelSchema, tunnelStatusSchema, type TunnelForm } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { quietRefresh } from '../../../app/api/quiet-refresh';
 import { useApi } from '../../../app/api/useApi';
 import { DEVICE_REFRESH_MS } from '../device-api';
 
@@ -17,7 +18,7 @@ export function useTunnels(deviceId: string) {
   const api = useApi();
   return useQuery({
     queryKey: tunnelKeys.list(deviceId),
-    queryFn: ({ signal }) => api.get(tunnelsUrl(deviceId), z.array(tunnelSchema), signal),
+    queryFn: (ctx) => api.request(tunnelsUrl(deviceId), { schema: z.array(tunnelSchema), ...quietRefresh(ctx) }),
     refetchInterval: DEVICE_REFRESH_MS,
   });
 }
