@@ -42,6 +42,7 @@ import { TerminalService } from './modules/terminal/terminal.service.js';
 import { TerminalSessionsRepository } from './modules/terminal/terminal-sessions.repository.js';
 import { registerTerminal } from './modules/terminal/terminal.routes.js';
 import { liveAfterAction } from './modules/live/live-actions.js';
+import { alertsModule } from './modules/alerts/alerts.module.js';
 import { JobRunner } from './modules/jobs/job-runner.js';
 import { JobsRepository } from './modules/jobs/jobs.repository.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
@@ -194,6 +195,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', () => jobRunner.stop());
   }
   const jobs = new JobsService({ db: database.db, repo: jobsRepo, audit, live, wake: () => jobRunner?.wake(), cronSeconds: env.JOB_CRON_SECONDS });
+  // Alerts (issue 66): rules evaluated and webhooks sent by one console at a time.
+  const alerts = alertsModule(app, { database, env, box: deps.box, audit, policy, live });
   const users = new UsersService(new UsersRepository(database.db), memberships, {
     organizationGrants: env.OIDC_ORG_MAP,
     audit,
@@ -216,6 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await registerContact(api, { db: database.db, box: deps.box, env, rateLimitStore: rateLimits.store('contact') });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
       await api.register(jobsRoutes, { service: jobs });
+      await alerts.register(api);
       if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy, rateLimitStore: rateLimits.store('enroll') });
     },
     { prefix: '/api' },

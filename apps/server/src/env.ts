@@ -252,6 +252,15 @@ const envSchema = z
     ROLLOUT_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     /** How long a device that started updating to a rollout's release may take to come back on it before it counts as failed. */
     ROLLOUT_UPDATE_DEADLINE_MINUTES: z.coerce.number().min(0.05).max(24 * 60).default(15),
+    /** How often alert rules are evaluated and due webhook deliveries sent (issue 66); one console at a time. */
+    ALERT_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    /** The first retry of a failed webhook delivery waits this long, each next one twice as long (at most an hour), for 24 hours. */
+    ALERT_RETRY_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+    /** Webhooks may target private and loopback addresses (a receiver on the operator's own network); link-local and metadata addresses never. */
+    ALERT_WEBHOOK_PRIVATE_TARGETS: z
+      .enum(['true', 'false'], { error: 'ALERT_WEBHOOK_PRIVATE_TARGETS must be true or false.' })
+      .default('false')
+      .transform((v) => v === 'true'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => !e.TUNNEL_TLS_CERT_FILE === !e.TUNNEL_TLS_KEY_FILE, {

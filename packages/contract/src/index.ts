@@ -33,3 +33,4 @@ export * from './http/terminal.js';
 export * from './http/api-tokens.js';
 export * from './identity-map.js';
 export * from './http/jobs.js';
+export * from './http/alerts.js';

@@ -1,4 +1,5 @@
 import { agentDownloadRoutes } from './agent-update.js';
+import { alertRoutes } from './alerts.js';
 import { apiTokenRoutes } from './api-tokens.js';
 import { auditTrailRoutes } from './audit.js';
 import { commandRoutes } from './commands.js';
@@ -50,6 +51,7 @@ export const apiRoutes = {
   agentDownloads: agentDownloadRoutes,
   apiTokens: apiTokenRoutes,
   jobs: jobRoutes,
+  alerts: alertRoutes,
 } as const;
 
 export interface ApiOperation {

@@ -75,6 +75,12 @@ export const AuditKind = {
   JobRunStart: 'job.run-start',
   JobRunFinish: 'job.run-finish',
   JobCancel: 'job.cancel',
+  /** An alert rule of an organization was made, changed or removed (issue 66); details never hold its webhook's secret. */
+  AlertRuleCreate: 'alert-rule.create',
+  AlertRuleUpdate: 'alert-rule.update',
+  AlertRuleDelete: 'alert-rule.delete',
+  /** A rule's webhook failed every delivery for 24 hours and was switched off. */
+  AlertWebhookOff: 'alert.webhook-off',
 } as const;
 export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
 export const auditKinds = Object.values(AuditKind) as [AuditKind, ...AuditKind[]];
@@ -137,6 +143,10 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'job.run-start': 'Job run started',
   'job.run-finish': 'Job run finished',
   'job.cancel': 'Job cancelled',
+  'alert-rule.create': 'Alert rule created',
+  'alert-rule.update': 'Alert rule changed',
+  'alert-rule.delete': 'Alert rule deleted',
+  'alert.webhook-off': 'Webhook switched off',
 };
 
 export const auditOutcomes = ['ok', 'error'] as const;

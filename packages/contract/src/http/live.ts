@@ -50,6 +50,8 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('releases') }),
   /** Fleet jobs of the person that changed (a run started or ended, results came in): their ids. */
   z.object({ type: z.literal('jobs'), ids: z.array(z.string()) }),
+  /** The person's bell changed: an alert came in, or they read some on another page (issue 66). */
+  z.object({ type: z.literal('alerts') }),
   /**
    * More changed than is worth telling one by one (or the console may have missed some): the page
    * reads again what it shows.

@@ -17,3 +17,4 @@ export * from './api-tokens.js';
 export * from './terminal-sessions.js';
 export * from './jobs.js';
 export * from './rollouts.js';
+export * from './alerts.js';

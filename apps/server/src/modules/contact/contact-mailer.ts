@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import { createMailTransport, describeMailError } from '../../lib/mail-transport.js';
 import type { ContactMessageRow } from './contact.repository.js';
 
 export interface MailSettings {
@@ -19,8 +19,7 @@ export class ContactMailer {
   private readonly transport;
 
   constructor(private readonly settings: MailSettings) {
-    // Bounded waits: a mail server that hangs must not keep a message 'sending' for good.
-    this.transport = createTransport({ url: settings.smtpUrl, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 });
+    this.transport = createMailTransport(settings.smtpUrl);
   }
 
   async send(message: ContactMessageRow): Promise<void> {
@@ -39,18 +38,11 @@ export class ContactMailer {
         ].join('\n'),
       });
     } catch (err) {
-      throw new MailRefusedError(describe(err));
+      throw new MailRefusedError(describeMailError(err));
     }
   }
 
   close() {
     this.transport.close();
   }
-}
-
-/** The server's own words when it answered (`550 5.7.1 …`), otherwise what went wrong on the way. */
-function describe(err: unknown): string {
-  const e = err as { response?: string; responseCode?: number; code?: string; message?: string };
-  if (e.response) return e.response;
-  return [e.code, e.message].filter(Boolean).join(': ') || 'unknown error';
 }

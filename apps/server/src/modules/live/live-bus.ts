@@ -17,6 +17,8 @@ export interface LiveChanges {
   access(org: string, user?: string): void;
   /** A fleet job of `owner` (a username) changed: a run started or ended, a device's result came in. */
   job(id: string, owner: string): void;
+  /** These people's bells changed (issue 66): an alert came in, or they read some. */
+  alerts(usernames: string[]): void;
 }
 
 /** One device's changes as the streams get them: with its organization, which decides who may see it. */
@@ -38,6 +40,8 @@ export interface LiveSink {
   jobs?(changes: JobChange[]): void;
   /** Releases changed (only streams that show them listen). */
   releases?(): void;
+  /** These people's bells changed. */
+  alerts?(usernames: string[]): void;
 }
 
 /** A fleet job that changed, and whose it is: only its owner's pages hear of it. */
@@ -57,6 +61,8 @@ interface LiveNotice {
   l?: 1;
   a?: { org: string; user?: string };
   j?: JobChange[];
+  /** Whose bells changed. */
+  n?: string[];
 }
 
 /** Past this many devices in one flush, other consoles hear only which organizations changed. */
@@ -138,6 +144,12 @@ export class LiveBus implements LiveChanges {
     }, this.o.flushMs ?? 100);
   }
 
+  alerts(usernames: string[]): void {
+    if (this.closed || !usernames.length) return;
+    this.sinks.forEach((s) => s.alerts?.(usernames));
+    for (const chunk of chunks(usernames)) this.tell({ n: chunk });
+  }
+
   /** Sends what was gathered (on the timer, one flush at a time). */
   private async flush(): Promise<void> {
     if (!this.pending.size) return;
@@ -199,6 +211,7 @@ export class LiveBus implements LiveChanges {
     if (notice.l) this.sinks.forEach((s) => s.releases?.());
     if (notice.a) this.sinks.forEach((s) => s.access(notice.a!.org, notice.a!.user));
     if (notice.j) this.sinks.forEach((s) => s.jobs?.(notice.j!));
+    if (notice.n) this.sinks.forEach((s) => s.alerts?.(notice.n!));
   }
 }
 

@@ -42,6 +42,7 @@ export class LiveStream implements LiveSink {
   private resyncDue = false;
   private serversDue = false;
   private releasesDue = false;
+  private alertsDue = false;
   private readonly jobsDue = new Set<string>();
   private lastSent = 0;
   private sendTimer?: NodeJS.Timeout;
@@ -143,6 +144,13 @@ export class LiveStream implements LiveSink {
     if (this.jobsDue.size) this.schedule();
   }
 
+  /** Only the person's own bell. */
+  alerts(usernames: string[]): void {
+    if (!this.principal || !usernames.includes(this.principal.username)) return;
+    this.alertsDue = true;
+    this.schedule();
+  }
+
   access(org: string, user?: string): void {
     const principal = this.principal;
     if (!principal || (!this.orgs.has(org) && user !== principal.username)) return;
@@ -199,6 +207,10 @@ export class LiveStream implements LiveSink {
     if (this.jobsDue.size) {
       this.write({ type: 'jobs', ids: [...this.jobsDue] });
       this.jobsDue.clear();
+    }
+    if (this.alertsDue) {
+      this.alertsDue = false;
+      this.write({ type: 'alerts' });
     }
   }
 

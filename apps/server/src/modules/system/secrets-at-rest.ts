@@ -10,6 +10,7 @@ export const sealedAs = {
   serverPassword: 'servers.password',
   trustStorePassword: 'servers.trust_store_password',
   installationKey: 'devices.installation_key',
+  webhookSecret: 'alert_rules.webhook_secret',
   consoleSecret: (name: string) => `console_secrets.${name}`,
   setting: (name: string) => `broker_settings.${name}`,
   idpPayload: (model: string) => `idp_payloads.${model}`,

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import { createMailTransport } from '../../lib/mail-transport.js';
+import { PeriodicTask } from '../../lib/periodic-task.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { LiveChanges } from '../live/live-bus.js';
+import type { OrganizationPolicy } from '../organizations/organization.policy.js';
+import { AlertEvaluator } from './alert-evaluator.js';
+import { AlertSender } from './alert-sender.js';
+import { AlertsRepository } from './alerts.repository.js';
+import { alertRoutes } from './alerts.routes.js';
+import { AlertsService } from './alerts.service.js';
+
+/** The console's own origins: PUBLIC_URL's, and its port on loopback (a webhook there would call its own API). */
+function consoleOrigins(env: Env): string[] {
+  return [new URL(env.PUBLIC_URL).origin, ...['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${env.PORT}`)];
+}
+
+/**
+ * Alerts (issue 66): the routes, and a round every ALERT_TICK_MS on one console at a time (a
+ * PeriodicTask) that evaluates the rules, then sends the deliveries that are due.
+ */
+export function alertsModule(
+  app: FastifyInstance,
+  o: { database: Database; env: Env; box: SecretBox; audit: AuditTrail; policy: OrganizationPolicy; live: Pick<LiveChanges, 'alerts'> },
+): { register(api: FastifyInstance): Promise<void> } {
+  const { database, env, live } = o;
+  const repo = new AlertsRepository(database.db);
+  const transport = env.SMTP_URL ? createMailTransport(env.SMTP_URL) : undefined;
+  const sender = new AlertSender({
+    repo,
+    box: o.box,
+    audit: o.audit,
+    mail: transport && { transport, from: env.CONTACT_FROM },
+    consoleUrl: env.PUBLIC_URL,
+    retrySeconds: env.ALERT_RETRY_SECONDS,
+    allowPrivate: env.ALERT_WEBHOOK_PRIVATE_TARGETS,
+    // The owners hear of it in their bell (and by mail, when the rule mails), whatever the rule's own channels.
+    switchedOff: async (rule, url, error) => {
+      const row = await repo.get(rule.organizationId, rule.id);
+      if (!row) return;
+      const made = await database.db.transaction(async (tx) => {
+        const organization = row.organizationId ? { id: row.organizationId, name: await repo.organizationName(tx, row.organizationId) } : null;
+        const summary = `The webhook of the alert rule '${row.name}' was switched off: every delivery to ${new URL(url).origin} failed for 24 hours (the last: ${error}). Save the rule to switch it on again.`;
+        return repo.addEvent(tx, row, { type: 'webhook.off', summary, body: { rule: { id: row.id, name: row.name }, organization, count: 0, devices: [] } }, new Date(), { toOwners: true });
+      });
+      live.alerts(made.listeners);
+    },
+  });
+  const evaluator = new AlertEvaluator({ db: database.db, repo, heard: (users) => live.alerts(users) });
+  const round = new PeriodicTask({
+    name: 'alerts',
+    everyMs: env.ALERT_TICK_MS,
+    locks: database.locks,
+    work: async () => {
+      await evaluator.tick();
+      await sender.tick();
+    },
+    log: app.log,
+  });
+  app.addHook('onReady', async () => void round.start());
+  app.addHook('onClose', async () => {
+    await round.stop();
+    transport?.close();
+  });
+  const service = new AlertsService({
+    db: database.db,
+    repo,
+    policy: o.policy,
+    audit: o.audit,
+    box: o.box,
+    sender,
+    allowPrivate: env.ALERT_WEBHOOK_PRIVATE_TARGETS,
+    consoleOrigins: consoleOrigins(env),
+    canMail: !!transport,
+    heard: (users) => live.alerts(users),
+  });
+  return { register: async (api) => void (await api.register(alertRoutes, { service })) };
+}

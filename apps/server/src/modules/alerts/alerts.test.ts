@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import { alertRuleSavedSchema, AuditKind, webhookDeliveryListSchema, type AlertRuleFormInput, type AlertRuleSaved } from '@fleetlink/contract';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { alertEvents, auditEntries, devices } from '../../db/schema/index.js';
+import {
+  ADMIN_EMAIL,
+  embeddedSetup,
+  memberDevice,
+  onlineMemberDevice,
+  spawnAgent,
+  tearDown,
+  USER_EMAIL,
+  waitFor,
+  type AgentProcess,
+  type MessagingSetup,
+  type OnlineMemberDevice,
+} from '../broker/broker.test-support.js';
+import { startWebhookReceiver, verifySignature } from './webhook-receiver.test-support.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** 3 seconds: the rules' "offline for more than N minutes", shortened (fractions of a minute are allowed). */
+const MINUTES = 0.05;
+const TICK_MS = 200;
+
+/**
+ * Issue 66: alert rules through the real console, with a real agent killed and started again, and
+ * simulated devices (rows set offline) for flapping and storms; a webhook receiver on loopback
+ * (private targets allowed, as an operator with a receiver on their own network would).
+ */
+describe('alerts', () => {
+  let s: MessagingSetup;
+  let d: OnlineMemberDevice;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  const cleanup = { agents: [] as AgentProcess[], dirs: [] as string[] };
+  const db = () => s.tc.database.db;
+  const rulesOf = (org: string) => `/api/organization/${org}/alert-rules`;
+  const form = (o: Partial<AlertRuleFormInput> = {}): AlertRuleFormInput => ({
+    name: `Offline ${randomBytes(3).toString('hex')}`,
+    condition: { kind: 'DEVICE_OFFLINE', minutes: MINUTES },
+    webhookUrl: receiver.url,
+    ...o,
+  });
+  const createRule = async (org: string, o: Partial<AlertRuleFormInput> = {}): Promise<AlertRuleSaved> => {
+    const res = await s.tc.call(ADMIN_EMAIL, 'POST', rulesOf(org), form(o));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return alertRuleSavedSchema.parse(res.body);
+  };
+  /** Simulated devices: rows of `org` that were last heard `agoMs` ago and are offline now. */
+  const goOffline = (ids: string[], agoMs = 0) =>
+    db()
+      .update(devices)
+      .set({ online: false, lastResponse: new Date(Date.now() - agoMs) })
+      .where(inArray(devices.id, ids));
+  const goOnline = (ids: string[]) => db().update(devices).set({ online: true, lastResponse: new Date() }).where(inArray(devices.id, ids));
+  const eventsOf = (ruleId: string) => db().select().from(alertEvents).where(eq(alertEvents.ruleId, ruleId)).orderBy(alertEvents.createdAt);
+
+  beforeAll(async () => {
+    s = await embeddedSetup({ ALERT_TICK_MS: String(TICK_MS), ALERT_RETRY_SECONDS: '0.5', ALERT_WEBHOOK_PRIVATE_TARGETS: 'true' });
+    d = await onlineMemberDevice(s, 'alerts box', cleanup);
+    receiver = await startWebhookReceiver();
+  }, 60_000);
+
+  afterEach(() => receiver.reset());
+
+  afterAll(async () => {
+    await receiver?.close();
+    await tearDown(s, cleanup);
+  });
+
+  it('posts a signed "offline" within the rule\'s minutes + 5 s of the agent being killed, and "back online" when it returns', async () => {
+    const rule = await createRule(d.device.organizationId);
+    expect(rule.webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const killedAt = Date.now();
+    await d.agent.kill();
+    const [offline] = await receiver.waitFor(1, MINUTES * 60_000 + 5000 + 5000);
+    expect(offline!.at - killedAt).toBeLessThan(MINUTES * 60_000 + 5000);
+    expect(offline!.body).toMatchObject({
+      type: 'device.offline',
+      summary: `Device 'alerts box' has been offline for more than 0.05 minutes.`,
+      rule: { id: rule.id, name: rule.name },
+      organization: { id: d.device.organizationId },
+      count: 1,
+      devices: [{ id: d.device.id, name: 'alerts box' }],
+    });
+    expect(verifySignature(offline!.signature, offline!.raw, rule.webhookSecret!)).toBe(true);
+    expect(verifySignature(offline!.signature, offline!.raw, 'whsec_another')).toBe(false);
+    // A replay: the same body and signature, judged minutes later, is refused by its time.
+    expect(verifySignature(offline!.signature, offline!.raw, rule.webhookSecret!, -1)).toBe(false);
+
+    // The same agent starts again: its data folder (the last the suite made) holds its credentials.
+    const again = spawnAgent({ server: s.tc.url, device: d.device.id, dataDir: cleanup.dirs.at(-1)! });
+    cleanup.agents.push(again);
+    const [, online] = await receiver.waitFor(2);
+    expect(online!.body).toMatchObject({ type: 'device.online', summary: `Device 'alerts box' is back online.`, count: 1 });
+    expect(verifySignature(online!.signature, online!.raw, rule.webhookSecret!)).toBe(true);
+    await sleep(1000);
+    expect(receiver.got).toHaveLength(2);
+    await s.tc.call(ADMIN_EMAIL, 'DELETE', `${rulesOf(d.device.organizationId)}/${rule.id}`);
+  }, 60_000);
+
+  it('sends the same event again after a 500, and no more once it got a 200; the delivery log shows both tries', async () => {
+    const dev = await memberDevice(db(), 'retried box');
+    await goOnline([dev.id]);
+    const rule = await createRule(dev.organizationId);
+    receiver.answer(500);
+    await goOffline([dev.id]);
+    const [first, second] = await receiver.waitFor(2, 15_000);
+    expect(second!.body.id).toBe(first!.body.id);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(400);
+    await sleep(2000);
+    expect(receiver.got).toHaveLength(2);
+    const log = await s.tc.call(ADMIN_EMAIL, 'GET', `${rulesOf(dev.organizationId)}/${rule.id}/deliveries`);
+    expect(log.status).toBe(200);
+    const [delivery] = webhookDeliveryListSchema.parse(log.body).items;
+    expect(delivery).toMatchObject({ type: 'device.offline', state: 'DELIVERED', attempts: 2, lastStatus: 200, lastError: null, nextAttemptAt: null });
+    expect(delivery!.lastLatencyMs).toBeGreaterThanOrEqual(0);
+  }, 30_000);
+
+  it('makes one alert of a device that flaps ten times before it stays offline', async () => {
+    const dev = await memberDevice(db(), 'flapping box');
+    await goOnline([dev.id]);
+    const rule = await createRule(dev.organizationId);
+    for (let i = 0; i < 10; i++) {
+      await goOffline([dev.id]);
+      await sleep(150);
+      await goOnline([dev.id]);
+      await sleep(150);
+    }
+    await goOffline([dev.id]);
+    await receiver.waitFor(1, 10_000);
+    await sleep(2000);
+    expect(receiver.got.map((g) => g.body.type)).toEqual(['device.offline']);
+    expect(await eventsOf(rule.id)).toHaveLength(1);
+  }, 30_000);
+
+  it('makes one summary per rule when 500 devices go offline at once', async () => {
+    const first = await memberDevice(db(), 'fleet 000');
+    const org = first.organizationId;
+    const rows = Array.from({ length: 499 }, (_, i) => ({ organizationId: org, name: `fleet ${String(i + 1).padStart(3, '0')}`, installationKey: randomBytes(8).toString('hex') }));
+    const ids = [first.id, ...(await db().insert(devices).values(rows).returning({ id: devices.id })).map((r) => r.id)];
+    await goOnline(ids);
+    const a = await createRule(org);
+    const b = await createRule(org, { webhookUrl: null });
+    await goOffline(ids);
+    const [got] = await receiver.waitFor(1, 10_000);
+    expect(got!.body).toMatchObject({ type: 'device.offline', summary: '500 devices have been offline for more than 0.05 minutes.', count: 500 });
+    expect(got!.body.devices).toHaveLength(100);
+    expect(got!.body.devices[0]!.name).toBe('fleet 000');
+    await waitFor(async () => (await eventsOf(b.id)).length === 1, 5000, 'the second rule\'s event');
+    await sleep(1000);
+    expect(receiver.got).toHaveLength(1);
+    expect((await eventsOf(a.id)).map((e) => e.summary)).toEqual(['500 devices have been offline for more than 0.05 minutes.']);
+    expect(await eventsOf(b.id)).toHaveLength(1);
+  }, 30_000);
+
+  it('tests a webhook at once and says how the receiver answered', async () => {
+    const org = d.device.organizationId;
+    const rule = await createRule(org);
+    receiver.answer(503);
+    const test = await s.tc.call(ADMIN_EMAIL, 'POST', `${rulesOf(org)}/${rule.id}/test`);
+    expect(test.status).toBe(200);
+    expect(test.body).toMatchObject({ type: 'test', state: 'FAILED', attempts: 1, lastStatus: 503, lastError: 'The receiver answered 503.', nextAttemptAt: null });
+    const ok = await s.tc.call(ADMIN_EMAIL, 'POST', `${rulesOf(org)}/${rule.id}/test`);
+    expect(ok.body).toMatchObject({ type: 'test', state: 'DELIVERED', lastStatus: 200, summary: `A test of the alert rule '${rule.name}', sent by ${ADMIN_EMAIL}.` });
+    expect(receiver.got.map((g) => verifySignature(g.signature, g.raw, rule.webhookSecret!))).toEqual([true, true]);
+    const none = await createRule(org, { webhookUrl: null });
+    expect(await s.tc.call(ADMIN_EMAIL, 'POST', `${rulesOf(org)}/${none.id}/test`)).toMatchObject({
+      status: 409,
+      body: { message: 'This rule has no webhook to test: add a webhook URL first.' },
+    });
+  });
+
+  it('refuses webhooks to the console itself and to link-local or metadata addresses', async () => {
+    const org = d.device.organizationId;
+    for (const [url, message] of [
+      ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a link-local, metadata or reserved address: a webhook cannot be sent there.'],
+      ['http://[fe80::1]/hook', 'fe80::1 is a link-local, metadata or reserved address: a webhook cannot be sent there.'],
+      [`${s.tc.url}/api/devices`, 'The webhook URL cannot be the console itself.'],
+      ['ftp://example.com/hook', 'The webhook URL must be an http:// or https:// address.'],
+      ['https://me:pw@example.com/hook', 'The webhook URL cannot hold a user name or password: the signature proves the sender.'],
+    ] as const) {
+      const res = await s.tc.call(ADMIN_EMAIL, 'POST', rulesOf(org), form({ webhookUrl: url }));
+      expect(res.status, url).toBe(400);
+      expect((res.body as { message: string }).message, url).toContain(message);
+    }
+  });
+
+  it('keeps rules to the organization\'s managers, and never shows a secret again', async () => {
+    const org = d.device.organizationId;
+    const rule = await createRule(org);
+    const list = await s.tc.call(ADMIN_EMAIL, 'GET', rulesOf(org));
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).not.toContain(rule.webhookSecret!);
+    expect(JSON.stringify(list.body)).not.toContain('whsec_');
+    expect((await s.tc.call(USER_EMAIL, 'GET', rulesOf(org))).status).toBe(403);
+    expect((await s.tc.call(USER_EMAIL, 'POST', `${rulesOf(org)}/${rule.id}/test`)).status).toBe(403);
+    const other = await memberDevice(db(), 'elsewhere');
+    await db().execute(sql`delete from organization_members where organization_id = ${other.organizationId}`);
+    expect((await s.tc.call(ADMIN_EMAIL, 'GET', rulesOf(other.organizationId))).status).toBe(404);
+    // Another organization's rule id under this one's path names nothing.
+    expect((await s.tc.call(ADMIN_EMAIL, 'DELETE', `${rulesOf(d.device.organizationId)}/${(await createRule((await memberDevice(db(), 'x')).organizationId)).id}`)).status).toBe(404);
+
+    // Same URL: same secret (none in the answer); a new URL: a new one, shown once.
+    const same = await s.tc.call(ADMIN_EMAIL, 'PUT', `${rulesOf(org)}/${rule.id}`, form({ name: 'Renamed' }));
+    expect(same.body).toMatchObject({ name: 'Renamed', webhookSecret: null });
+    const moved = await s.tc.call(ADMIN_EMAIL, 'PUT', `${rulesOf(org)}/${rule.id}`, form({ webhookUrl: `${receiver.url}?v=2` }));
+    expect((moved.body as AlertRuleSaved).webhookSecret).toMatch(/^whsec_/);
+    expect((moved.body as AlertRuleSaved).webhookSecret).not.toBe(rule.webhookSecret);
+    const audit = await db().select().from(auditEntries).where(eq(auditEntries.organizationId, org));
+    expect(audit.map((e) => e.kind)).toEqual(expect.arrayContaining([AuditKind.AlertRuleCreate, AuditKind.AlertRuleUpdate]));
+    expect(JSON.stringify(audit)).not.toContain('whsec_');
+  });
+});
