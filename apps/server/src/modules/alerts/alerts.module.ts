@@ -12,6 +12,7 @@ import { AlertSender } from './alert-sender.js';
 import { AlertsRepository } from './alerts.repository.js';
 import { alertRoutes } from './alerts.routes.js';
 import { AlertsService } from './alerts.service.js';
+import { tellOwnersWebhookOff } from './webhook-off.js';
 
 /** The console's own origins: PUBLIC_URL's, and its port on loopback (a webhook there would call its own API). */
 function consoleOrigins(env: Env): string[] {
@@ -37,17 +38,7 @@ export function alertsModule(
     consoleUrl: env.PUBLIC_URL,
     retrySeconds: env.ALERT_RETRY_SECONDS,
     allowPrivate: env.ALERT_WEBHOOK_PRIVATE_TARGETS,
-    // The owners hear of it in their bell (and by mail, when the rule mails), whatever the rule's own channels.
-    switchedOff: async (rule, url, error) => {
-      const row = await repo.get(rule.organizationId, rule.id);
-      if (!row) return;
-      const made = await database.db.transaction(async (tx) => {
-        const organization = row.organizationId ? { id: row.organizationId, name: await repo.organizationName(tx, row.organizationId) } : null;
-        const summary = `The webhook of the alert rule '${row.name}' was switched off: every delivery to ${new URL(url).origin} failed for 24 hours (the last: ${error}). Save the rule to switch it on again.`;
-        return repo.addEvent(tx, row, { type: 'webhook.off', summary, body: { rule: { id: row.id, name: row.name }, organization, count: 0, devices: [] } }, new Date(), { toOwners: true });
-      });
-      live.alerts(made.listeners);
-    },
+    switchedOff: tellOwnersWebhookOff(database.db, repo, live),
   });
   const evaluator = new AlertEvaluator({ db: database.db, repo, heard: (users) => live.alerts(users) });
   const round = new PeriodicTask({

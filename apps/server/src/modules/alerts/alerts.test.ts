@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { alertRuleSavedSchema, AuditKind, webhookDeliveryListSchema, type AlertRuleFormInput, type AlertRuleSaved } from '@fleetlink/contract';
+import { alertInboxSchema, alertRuleSavedSchema, AuditKind, webhookDeliveryListSchema, type AlertRuleFormInput, type AlertRuleSaved } from '@fleetlink/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { alertEvents, auditEntries, devices } from '../../db/schema/index.js';
+import { alertEvents, auditEntries, devices, monitors } from '../../db/schema/index.js';
+import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.js';
+import { executeForm, jobsClient } from '../jobs/jobs.test-support.js';
+import { openLive } from '../live/live.test-support.js';
 import {
   ADMIN_EMAIL,
   embeddedSetup,
@@ -16,6 +19,11 @@ import {
   type MessagingSetup,
   type OnlineMemberDevice,
 } from '../broker/broker.test-support.js';
+import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { AlertSender } from './alert-sender.js';
+import { AlertsRepository } from './alerts.repository.js';
+import { tellOwnersWebhookOff } from './webhook-off.js';
 import { startWebhookReceiver, verifySignature } from './webhook-receiver.test-support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,6 +40,7 @@ describe('alerts', () => {
   let s: MessagingSetup;
   let d: OnlineMemberDevice;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let sink: SmtpSink;
   const cleanup = { agents: [] as AgentProcess[], dirs: [] as string[] };
   const db = () => s.tc.database.db;
   const rulesOf = (org: string) => `/api/organization/${org}/alert-rules`;
@@ -56,7 +65,15 @@ describe('alerts', () => {
   const eventsOf = (ruleId: string) => db().select().from(alertEvents).where(eq(alertEvents.ruleId, ruleId)).orderBy(alertEvents.createdAt);
 
   beforeAll(async () => {
-    s = await embeddedSetup({ ALERT_TICK_MS: String(TICK_MS), ALERT_RETRY_SECONDS: '0.5', ALERT_WEBHOOK_PRIVATE_TARGETS: 'true' });
+    sink = await startSmtpSink();
+    s = await embeddedSetup({
+      ALERT_TICK_MS: String(TICK_MS),
+      ALERT_RETRY_SECONDS: '0.5',
+      ALERT_WEBHOOK_PRIVATE_TARGETS: 'true',
+      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      CONTACT_TO: 'operator@example.com',
+      CONTACT_FROM: 'Fleetlink <console@example.com>',
+    });
     d = await onlineMemberDevice(s, 'alerts box', cleanup);
     receiver = await startWebhookReceiver();
   }, 60_000);
@@ -66,6 +83,7 @@ describe('alerts', () => {
   afterAll(async () => {
     await receiver?.close();
     await tearDown(s, cleanup);
+    await sink?.close();
   });
 
   it('posts a signed "offline" within the rule\'s minutes + 5 s of the agent being killed, and "back online" when it returns', async () => {
@@ -211,4 +229,135 @@ describe('alerts', () => {
     expect(audit.map((e) => e.kind)).toEqual(expect.arrayContaining([AuditKind.AlertRuleCreate, AuditKind.AlertRuleUpdate]));
     expect(JSON.stringify(audit)).not.toContain('whsec_');
   });
+
+  it("mails an alert, and rings the organization's managers' bells, live, until they read it", async () => {
+    const dev = await memberDevice(db(), 'mailed box');
+    await goOnline([dev.id]);
+    await s.tc.signIn(ADMIN_EMAIL, USER_EMAIL);
+    const live = await openLive(s.tc.url, await s.tc.token(ADMIN_EMAIL));
+    const before = sink.mails.length;
+    const rule = await createRule(dev.organizationId, { webhookUrl: null, notify: { console: true, emails: ['ops@example.com'] } });
+    const from = live.messages.length;
+    await goOffline([dev.id]);
+    await live.next((m) => m.type === 'alerts', 10_000, from);
+    const bell = alertInboxSchema.parse((await s.tc.call(ADMIN_EMAIL, 'GET', '/api/alerts')).body);
+    const [notice] = bell.items.filter((i) => i.rule.id === rule.id);
+    expect(notice).toMatchObject({ type: 'device.offline', summary: "Device 'mailed box' has been offline for more than 0.05 minutes.", read: false, organization: { id: dev.organizationId } });
+    expect(bell.unread).toBeGreaterThanOrEqual(1);
+    // A USER member of the organization does not manage it, and hears nothing.
+    const theirs = alertInboxSchema.parse((await s.tc.call(USER_EMAIL, 'GET', '/api/alerts')).body);
+    expect(theirs.items.filter((i) => i.rule.id === rule.id)).toEqual([]);
+
+    await waitFor(() => sink.mails.length > before, 10_000, 'the mail');
+    const mail = sink.mails.at(-1)!;
+    expect(mail.to).toEqual(['ops@example.com']);
+    // Unfolded: long header lines continue on the next, quoted-printable lines end in '='.
+    const text = mail.raw.replace(/=\r?\n/g, '').replace(/\r?\n /g, ' ');
+    expect(text).toContain("Subject: [Fleetlink] Device 'mailed box' has been offline for more than 0.05 minutes.");
+    expect(text).toContain(`/devices/${dev.id}`);
+    const log = webhookDeliveryListSchema.parse((await s.tc.call(ADMIN_EMAIL, 'GET', `${rulesOf(dev.organizationId)}/${rule.id}/deliveries`)).body);
+    expect(log.items).toMatchObject([{ channel: 'EMAIL', target: 'ops@example.com', state: 'DELIVERED', lastStatus: 250 }]);
+
+    const read = await s.tc.call(ADMIN_EMAIL, 'POST', '/api/alerts/read', {});
+    expect(alertInboxSchema.parse(read.body).unread).toBe(0);
+    live.close();
+  }, 30_000);
+
+  it('says a drive is nearly full once, until it is not and is again', async () => {
+    const dev = await memberDevice(db(), 'full box');
+    const drives = (freeSpace: number) => db().update(devices).set({ drives: [{ root: '/', totalSpace: 1000, freeSpace }, { root: '/boot', totalSpace: 100, freeSpace: 90 }] }).where(eq(devices.id, dev.id));
+    await drives(500);
+    const rule = await createRule(dev.organizationId, { condition: { kind: 'DRIVE_FULL', percent: 90 } });
+    await drives(50);
+    const [full] = await receiver.waitFor(1, 10_000);
+    expect(full!.body).toMatchObject({ type: 'drive.full', summary: "A drive of device 'full box' is at least 90 % full.", count: 1 });
+    await sleep(1000);
+    expect(receiver.got).toHaveLength(1);
+    await drives(500);
+    await sleep(1000);
+    await drives(10);
+    await receiver.waitFor(2, 10_000);
+    expect(await eventsOf(rule.id)).toHaveLength(2);
+  }, 30_000);
+
+  it("says when a monitor's value changed, not its first value", async () => {
+    const dev = await memberDevice(db(), 'watched box');
+    await db().insert(monitors).values({ deviceId: dev.id, name: 'nginx', type: 'VERSION', path: 'nginx', value: 'running' });
+    await createRule(dev.organizationId, { condition: { kind: 'MONITOR_CHANGED', monitor: 'nginx' } });
+    await sleep(1000);
+    expect(receiver.got).toEqual([]);
+    await db().update(monitors).set({ value: 'stopped' }).where(eq(monitors.deviceId, dev.id));
+    const [changed] = await receiver.waitFor(1, 10_000);
+    expect(changed!.body).toMatchObject({ type: 'monitor.changed', summary: "Monitor 'nginx' of device 'watched box' changed to 'stopped'.", devices: [{ id: dev.id }] });
+  }, 30_000);
+
+  it('says a job failed on a device, once', async () => {
+    const rule = await createRule(d.device.organizationId, { condition: { kind: 'JOB_FAILED' } });
+    const jobs = jobsClient(s.tc, await s.tc.token(ADMIN_EMAIL));
+    await jobs.create(executeForm('exit 3', { kind: 'devices', ids: [d.device.id] }));
+    const [failed] = await receiver.waitFor(1, 20_000);
+    expect(failed!.body).toMatchObject({ type: 'job.failed', summary: "Job 'execute' failed on device 'alerts box'.", rule: { id: rule.id } });
+    await sleep(1500);
+    expect(receiver.got).toHaveLength(1);
+  }, 40_000);
+
+  it("keeps the realm's rules to realm ADMINs: a rollout halted reaches their bell", async () => {
+    await s.tc.signIn(ADMIN_EMAIL);
+    expect((await s.tc.call(USER_EMAIL, 'GET', '/api/alert-rules')).status).toBe(403);
+    const wrong = await s.tc.call(ADMIN_EMAIL, 'POST', '/api/alert-rules', form());
+    expect(wrong.status).toBe(400);
+    expect((wrong.body as { message: string }).message).toContain("The realm's rules are about the whole fleet");
+    const misplaced = await s.tc.call(ADMIN_EMAIL, 'POST', rulesOf(d.device.organizationId), form({ condition: { kind: 'ROLLOUT_HALTED' } }));
+    expect(misplaced.status).toBe(400);
+    const created = await s.tc.call(ADMIN_EMAIL, 'POST', '/api/alert-rules', form({ name: 'Halts', condition: { kind: 'ROLLOUT_HALTED' } }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // As the rollout runner writes it.
+    await db().insert(auditEntries).values({
+      time: new Date(),
+      kind: AuditKind.RolloutHalt,
+      details: { branch: 'PRODUCTION', version: '2.0.0', wave: 2, failed: 3, devices: 40, reason: '3 of 40 devices failed' },
+      outcome: 'error',
+      error: '3 of 40 devices failed',
+    });
+    const [halted] = await receiver.waitFor(1, 15_000);
+    expect(halted!.body).toMatchObject({ type: 'rollout.halted', summary: 'The rollout of PRODUCTION 2.0.0 halted at wave 2: 3 of 40 devices failed.', organization: null });
+    const bell = alertInboxSchema.parse((await s.tc.call(ADMIN_EMAIL, 'GET', '/api/alerts')).body);
+    expect(bell.items.map((i) => i.type)).toContain('rollout.halted');
+  }, 30_000);
+
+  it('switches a webhook off after 24 hours of failures, and tells its owners in their bell', async () => {
+    const dev = await memberDevice(db(), 'unheard box');
+    // Not enabled: nothing but this test's sender, at its own times, works on the rule.
+    const saved = await createRule(dev.organizationId, { enabled: false, webhookUrl: 'http://127.0.0.1:1/hook' });
+    const repo = new AlertsRepository(db());
+    const rule = (await repo.get(dev.organizationId, saved.id))!;
+    let now = new Date(Date.now() + 3600_000);
+    const sender = new AlertSender({
+      repo,
+      box: s.tc.box,
+      audit: new AuditTrail(new AuditRepository(db()), console),
+      consoleUrl: s.tc.url,
+      retrySeconds: 0.5,
+      allowPrivate: true,
+      switchedOff: tellOwnersWebhookOff(db(), repo, s.tc.messaging!.live),
+      now: () => now,
+    });
+    const body = { rule: { id: rule.id, name: rule.name }, organization: null, count: 0, devices: [] };
+    await db().transaction((tx) => repo.addEvent(tx, rule, { type: 'device.offline', summary: 'An hour from now.', body }, now));
+    await sender.tick();
+    expect((await repo.get(dev.organizationId, rule.id))!.webhookFailingSince).toEqual(now);
+    now = new Date(now.getTime() + 25 * 3600_000);
+    await sender.tick();
+    const off = (await s.tc.call(ADMIN_EMAIL, 'GET', rulesOf(dev.organizationId))).body as { items: { id: string; webhook: { disabledAt: string | null } }[] };
+    expect(off.items.find((r) => r.id === rule.id)!.webhook.disabledAt).toBe(now.toISOString());
+    const log = webhookDeliveryListSchema.parse((await s.tc.call(ADMIN_EMAIL, 'GET', `${rulesOf(dev.organizationId)}/${rule.id}/deliveries`)).body);
+    expect(log.items).toMatchObject([{ state: 'FAILED', attempts: 2, lastStatus: null, nextAttemptAt: null }]);
+    expect(log.items[0]!.lastError).toMatch(/^Could not reach the receiver: ECONNREFUSED\.$|switched off/);
+    const bell = alertInboxSchema.parse((await s.tc.call(ADMIN_EMAIL, 'GET', '/api/alerts')).body);
+    const told = bell.items.find((i) => i.rule.id === rule.id && i.type === 'webhook.off');
+    expect(told).toMatchObject({ read: false, organization: { id: dev.organizationId } });
+    expect(told!.summary).toContain(`The webhook of the alert rule '${rule.name}' was switched off: every delivery to http://127.0.0.1:1 failed for 24 hours`);
+    const [entry] = await db().select().from(auditEntries).where(sql`${auditEntries.kind} = ${AuditKind.AlertWebhookOff} and ${auditEntries.organizationId} = ${dev.organizationId}`);
+    expect(entry!.details).toMatchObject({ rule: rule.name, url: 'http://127.0.0.1:1' });
+  }, 30_000);
 });
