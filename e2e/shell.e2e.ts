@@ -118,7 +118,7 @@ describe('navigation by role', () => {
     'shows an ADMIN the Manage menu and the Manage card',
     async () => {
       const page = await signedIn(admin);
-      expect(await menuEntries(page, 'Manage')).toEqual(['Rebuild index', 'Audit trail', 'Servers', 'Bundles and Releases', 'Jobs']);
+      expect(await menuEntries(page, 'Manage')).toEqual(['Rebuild index', 'Audit trail', 'Alerts', 'Servers', 'Bundles and Releases', 'Jobs']);
       await page.getByRole('region', { name: 'Manage' }).waitFor();
       await page.getByRole('menuitem', { name: 'Servers' }).click();
       await page.waitForURL(`${suite.stack.url}/servers`);

@@ -42,6 +42,7 @@ import { TerminalService } from './modules/terminal/terminal.service.js';
 import { TerminalSessionsRepository } from './modules/terminal/terminal-sessions.repository.js';
 import { registerTerminal } from './modules/terminal/terminal.routes.js';
 import { liveAfterAction } from './modules/live/live-actions.js';
+import { SyslogForwarder } from './modules/audit/syslog-forwarder.js';
 import { alertsModule } from './modules/alerts/alerts.module.js';
 import { JobRunner } from './modules/jobs/job-runner.js';
 import { JobsRepository } from './modules/jobs/jobs.repository.js';
@@ -195,6 +196,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', () => jobRunner.stop());
   }
   const jobs = new JobsService({ db: database.db, repo: jobsRepo, audit, live, wake: () => jobRunner?.wake(), cronSeconds: env.JOB_CRON_SECONDS });
+  // Audit forwarding (issue 66): the trail to the operator's syslog collector, by one console at a time.
+  if (env.AUDIT_SYSLOG_URL) {
+    const forwarder = new SyslogForwarder({
+      db: database.db,
+      syslog: { url: env.AUDIT_SYSLOG_URL, caFile: env.AUDIT_SYSLOG_CA_FILE },
+      hostname: new URL(env.PUBLIC_URL).hostname,
+      backlogMax: env.AUDIT_SYSLOG_BACKLOG_MAX,
+      log: app.log.child({ module: 'audit forwarding' }),
+    });
+    const forwarding = new PeriodicTask({ name: 'audit forwarding', everyMs: 1000, locks: database.locks, work: () => forwarder.round(), log: app.log });
+    app.addHook('onReady', async () => void forwarding.start());
+    app.addHook('onClose', async () => {
+      await forwarding.stop();
+      forwarder.close();
+    });
+  }
   // Alerts (issue 66): rules evaluated and webhooks sent by one console at a time.
   const alerts = alertsModule(app, { database, env, box: deps.box, audit, policy, live });
   const users = new UsersService(new UsersRepository(database.db), memberships, {

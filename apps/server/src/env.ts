@@ -261,6 +261,16 @@ const envSchema = z
       .enum(['true', 'false'], { error: 'ALERT_WEBHOOK_PRIVATE_TARGETS must be true or false.' })
       .default('false')
       .transform((v) => v === 'true'),
+    /** Every audit entry is also sent to this syslog collector (issue 66): tcp://host:514 or tls://host:6514, RFC 5424 with octet counting. */
+    AUDIT_SYSLOG_URL: z
+      .string()
+      .regex(/^(tcp|tls):\/\/[^/:\s]+(:\d+)?\/?$/, 'AUDIT_SYSLOG_URL must be tcp://host:port or tls://host:port')
+      .transform((v) => new URL(v))
+      .optional(),
+    /** A CA file to trust for a tls:// collector, beside the system's. */
+    AUDIT_SYSLOG_CA_FILE: z.string().trim().min(1).optional(),
+    /** Entries that may wait for a collector that is away; past it the oldest are skipped (the trail keeps them). */
+    AUDIT_SYSLOG_BACKLOG_MAX: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => !e.TUNNEL_TLS_CERT_FILE === !e.TUNNEL_TLS_KEY_FILE, {

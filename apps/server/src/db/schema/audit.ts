@@ -53,3 +53,15 @@ export const auditExports = pgTable('audit_exports', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
+
+/**
+ * How far the audit trail was forwarded to the operator's syslog collector (issue 66,
+ * AUDIT_SYSLOG_URL): the trail itself is the queue, in the order of its ids, and this its read
+ * position, so a collector that was away gets what it missed, in order, from whichever console.
+ */
+export const auditForwarding = pgTable('audit_forwarding', {
+  /** The collector, as configured (its URL without credentials): a new collector starts afresh. */
+  target: text('target').primaryKey(),
+  lastId: bigint('last_id', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

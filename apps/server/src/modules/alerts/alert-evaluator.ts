@@ -71,6 +71,7 @@ export class AlertEvaluator {
           // Back online first: a device that went and came back between two rounds is neither.
           const back = await repo.offlineLeave(tx, rule);
           if (back.count) await say('device.online', summaries.online(back), back);
+          await repo.offlineNoted(tx, rule, now);
           const gone = await repo.offlineEnter(tx, rule, c.minutes, now);
           if (gone.count) await say('device.offline', summaries.offline(gone, c.minutes), gone);
           break;

@@ -48,6 +48,10 @@ export interface Found {
   listed: NamedDevice[];
 }
 
+/** An offline device's state: seen offline, waiting for the rule's minutes; said to be offline. */
+const PENDING = 'pending';
+const ALERTED = 'alerted';
+
 /** How long a console has to send a claimed delivery before another may take it. */
 const CLAIM_LEASE_SECONDS = 60;
 
@@ -130,25 +134,47 @@ export class AlertsRepository {
   }
 
   /**
-   * Devices the rule watches that have been offline for more than `minutes` (since their last
-   * answer), and since the rule was made (an outage older than the rule is not news), that it has
-   * not said so of yet: marked as said in one statement, so each outage is said once.
+   * Watched devices seen offline for the first time this round are noted as pending, from now (a
+   * device's last answer is not when it went offline: an idle agent answers rarely). Devices never
+   * heard from are not watched: they were never installed.
    */
-  async offlineEnter(tx: DbExecutor, rule: AlertRuleRow, minutes: number, now: Date): Promise<Found> {
-    const cutoff = new Date(now.getTime() - minutes * 60_000);
-    const since = new Date(rule.createdAt.getTime() - minutes * 60_000);
-    return this.enter(
-      tx,
-      rule,
-      now,
-      sql`''`,
-      and(watched(rule), eq(devices.online, false), isNotNull(devices.lastResponse), lte(devices.lastResponse, cutoff), gt(devices.lastResponse, since)),
-    );
+  async offlineNoted(tx: DbExecutor, rule: AlertRuleRow, now: Date): Promise<void> {
+    await this.enter(tx, rule, now, sql`''`, and(watched(rule), eq(devices.online, false), isNotNull(devices.lastResponse)), PENDING);
   }
 
-  /** Devices the rule said were offline that are online again: forgotten, so their next outage is news. */
-  offlineLeave(tx: DbExecutor, rule: AlertRuleRow): Promise<Found> {
-    return this.leave(tx, rule, sql`${devices.online}`);
+  /**
+   * Pending devices offline for more than `minutes`, counted from when they were first seen offline
+   * or their last answer, whichever is later (a device that came and went between two rounds starts
+   * again): marked as said in one statement, so each outage is said once.
+   */
+  async offlineEnter(tx: DbExecutor, rule: AlertRuleRow, minutes: number, now: Date): Promise<Found> {
+    const cutoff = new Date(now.getTime() - minutes * 60_000).toISOString();
+    const s = alertRuleStates;
+    const marked = await tx
+      .update(s)
+      .set({ value: ALERTED })
+      .from(devices)
+      .where(
+        and(
+          eq(s.ruleId, rule.id),
+          eq(s.value, PENDING),
+          eq(devices.id, s.deviceId),
+          eq(devices.online, false),
+          sql`greatest(${s.since}, coalesce(${devices.lastResponse}, ${s.since})) <= ${cutoff}::timestamptz`,
+        ),
+      )
+      .returning({ id: s.deviceId });
+    return this.found(tx, marked.map((m) => m.id));
+  }
+
+  /** Devices the rule noted offline that are online again: forgotten; answers those it had said were offline (back online is news only for them). */
+  async offlineLeave(tx: DbExecutor, rule: AlertRuleRow): Promise<Found> {
+    const back = tx.select({ id: devices.id }).from(devices).where(eq(devices.online, true));
+    const gone = await tx
+      .delete(alertRuleStates)
+      .where(and(eq(alertRuleStates.ruleId, rule.id), inArray(alertRuleStates.deviceId, back)))
+      .returning({ id: alertRuleStates.deviceId, value: alertRuleStates.value });
+    return this.found(tx, gone.filter((g) => g.value === ALERTED).map((g) => g.id));
   }
 
   /** Drives of watched devices at least `percent` full that the rule has not said so of yet (one per drive, by its root). */
@@ -229,23 +255,14 @@ export class AlertsRepository {
     await tx.update(alertRules).set({ cursorAt: to }).where(eq(alertRules.id, ruleId));
   }
 
-  private async enter(tx: DbExecutor, rule: AlertRuleRow, now: Date, key: SQL, condition: SQL | undefined): Promise<Found> {
+  private async enter(tx: DbExecutor, rule: AlertRuleRow, now: Date, key: SQL, condition: SQL | undefined, value: string | null = null): Promise<Found> {
     const rows = tx
-      .select({ ruleId: sql`${rule.id}::uuid`.as('rule_id'), deviceId: devices.id, key: sql<string>`${key}`.as('key'), value: sql`null`.as('value'), since: sql`${now.toISOString()}::timestamptz`.as('since') })
+      .select({ ruleId: sql`${rule.id}::uuid`.as('rule_id'), deviceId: devices.id, key: sql<string>`${key}`.as('key'), value: sql`${value}::text`.as('value'), since: sql`${now.toISOString()}::timestamptz`.as('since') })
       .from(devices)
       .innerJoin(deviceSearch, eq(deviceSearch.deviceId, devices.id))
       .where(condition);
     const marked = await tx.insert(alertRuleStates).select(rows).onConflictDoNothing().returning({ id: alertRuleStates.deviceId });
     return this.found(tx, marked.map((m) => m.id));
-  }
-
-  private async leave(tx: DbExecutor, rule: AlertRuleRow, when: SQL): Promise<Found> {
-    const back = tx.select({ id: devices.id }).from(devices).where(when);
-    const gone = await tx
-      .delete(alertRuleStates)
-      .where(and(eq(alertRuleStates.ruleId, rule.id), inArray(alertRuleStates.deviceId, back)))
-      .returning({ id: alertRuleStates.deviceId });
-    return this.found(tx, gone.map((g) => g.id));
   }
 
   /** The count of distinct devices, and the first of them by name. */

@@ -1,4 +1,4 @@
-import { IconHistory, IconListCheck, IconPackage, IconRefresh, IconServer2, IconSettings } from '@tabler/icons-react';
+import { IconBell, IconHistory, IconListCheck, IconPackage, IconRefresh, IconServer2, IconSettings } from '@tabler/icons-react';
 import { MenuLink } from './MenuLink';
 import { NavMenu } from './NavMenu';
 
@@ -11,6 +11,9 @@ export function ManageMenu() {
       </MenuLink>
       <MenuLink to="/operator/audit" icon={<IconHistory size={16} />}>
         Audit trail
+      </MenuLink>
+      <MenuLink to="/operator/alerts" icon={<IconBell size={16} />}>
+        Alerts
       </MenuLink>
       <MenuLink to="/servers" icon={<IconServer2 size={16} />}>
         Servers

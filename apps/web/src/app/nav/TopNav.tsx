@@ -1,5 +1,6 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Group } from '@mantine/core';
+import { AlertBell } from '../../features/alerts/AlertBell';
 import { useSession } from '../auth/useSession';
 import { BrandLink } from './BrandLink';
 import { DevicesMenu } from './DevicesMenu';
@@ -19,7 +20,14 @@ export function TopNav() {
         {session.hasRole(RealmRole.User) ? <DevicesMenu /> : null}
         {session.hasRole(RealmRole.Admin) ? <ManageMenu /> : null}
       </Group>
-      {session.isAuthenticated ? <ProfileMenu /> : <LoginButton />}
+      {session.isAuthenticated ? (
+        <Group gap={4} wrap="nowrap">
+          {session.hasRole(RealmRole.User) ? <AlertBell /> : null}
+          <ProfileMenu />
+        </Group>
+      ) : (
+        <LoginButton />
+      )}
     </Group>
   );
 }

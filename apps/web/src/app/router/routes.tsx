@@ -1,6 +1,7 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Navigate, type RouteObject } from 'react-router';
 import { AgentRoutes } from '../../features/agent/AgentRoutes';
+import { RealmAlertsPage } from '../../features/alerts/AlertRulesPage';
 import { AuditTrailPage } from '../../features/audit/AuditTrailPage';
 import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
 import { ContactPage } from '../../features/contact/ContactPage';
@@ -43,6 +44,7 @@ export const routes: RouteObject[] = [
           { path: 'jobs/*', element: <JobsRoutes />, handle: admin },
           { path: 'operator', element: <OperatorPage />, handle: admin },
           { path: 'operator/audit', element: <AuditTrailPage />, handle: admin },
+          { path: 'operator/alerts', element: <RealmAlertsPage />, handle: admin },
           // Login only.
           { path: 'profile/api-tokens', element: <ApiTokensPage /> },
           { path: 'terms-service', element: <TermsOfServicePage /> },

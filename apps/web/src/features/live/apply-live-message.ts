@@ -6,6 +6,7 @@ import { tunnelKeys } from '../devices/tunnels/tunnels-api';
 import { serverKeys } from '../servers/server-api';
 import { jobKeys } from '../jobs/jobs-api';
 import { releaseKeys } from '../agent/release-api';
+import { alertKeys } from '../alerts/alerts-api';
 
 /** Lists (search results, the recent devices) are read again at most this often for changes other than online state. */
 export const LIST_REFRESH_MIN_MS = 1000;
@@ -43,6 +44,10 @@ export class LiveCacheUpdater {
       case 'jobs':
         // Only the person's own jobs are told; a job's page and the list read again what they show.
         void this.client.invalidateQueries({ queryKey: jobKeys.all });
+        return;
+      case 'alerts':
+        // The person's own bell: an alert came in, or they read some on another page.
+        void this.client.invalidateQueries({ queryKey: alertKeys.inbox });
         return;
       case 'resync':
         return this.readEverythingAgain(this.random() * RESYNC_SPREAD_MS);

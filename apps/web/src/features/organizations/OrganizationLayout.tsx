@@ -1,5 +1,5 @@
 import { Alert, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { IconEdit, IconFileInvoice, IconHistory, IconInfoCircle, IconUsers, IconWorldWww } from '@tabler/icons-react';
+import { IconBell, IconEdit, IconFileInvoice, IconHistory, IconInfoCircle, IconUsers, IconWorldWww } from '@tabler/icons-react';
 import { Outlet, useParams } from 'react-router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { entityLabel } from '../../app/format/entity-label';
@@ -8,7 +8,7 @@ import type { TabEntry } from '../../app/tab-bar/tab-entry';
 import { canManage, useOrganization } from './organization-api';
 import { OrganizationTypeIcon } from './OrganizationTypeIcon';
 
-/** /organizations/{id}: header and tabs (Summary, Members, Invoices, Domains; Activity and Edit for managers) around the tab pages. */
+/** /organizations/{id}: header and tabs (Summary, Members, Invoices, Domains; Activity, Alerts and Edit for managers) around the tab pages. */
 export function OrganizationLayout() {
   const { id = '' } = useParams();
   const { data, isPending, isError } = useOrganization(id);
@@ -21,6 +21,7 @@ export function OrganizationLayout() {
     ...(data && canManage(data.role)
       ? [
           { routerLink: `${base}/activity`, label: 'Activity', icon: IconHistory },
+          { routerLink: `${base}/alerts`, label: 'Alerts', icon: IconBell },
           { routerLink: `${base}/edit`, label: 'Edit', icon: IconEdit },
         ]
       : []),

@@ -1,5 +1,6 @@
 import { Alert } from '@mantine/core';
 import { Route, Routes, useParams } from 'react-router';
+import { OrganizationAlertsPage } from '../alerts/AlertRulesPage';
 import { OrganizationActivityPage } from '../audit/OrganizationActivityPage';
 import { OrganizationInvoicesPage } from '../invoices/OrganizationInvoicesPage';
 import { NotFoundPage } from '../not-found/NotFoundPage';
@@ -47,6 +48,14 @@ export function OrganizationsRoutes() {
           element={
             <ManagersOnly what="see its activity">
               <OrganizationActivityPage />
+            </ManagersOnly>
+          }
+        />
+        <Route
+          path="alerts"
+          element={
+            <ManagersOnly what="manage its alerts">
+              <OrganizationAlertsPage />
             </ManagersOnly>
           }
         />
