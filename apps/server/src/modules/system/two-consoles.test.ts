@@ -6,6 +6,7 @@ import { apiTokens, auditEntries, devices, jobResults, jobRuns } from '../../db/
 import mqtt from 'mqtt';
 import { agentClientId, commandOutputSchema, TerminalClose, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver } from '../alerts/webhook-receiver.test-support.js';
 import { passwordLogin } from '../../idp/password-login.js';
 import { startBalancer, type Balancer } from '../../testing/balancer.test-support.js';
 import { startConsoleProcess, type ConsoleProcess } from '../../testing/console-process.test-support.js';
@@ -107,6 +108,9 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       JOB_CONCURRENCY: '1',
       JOB_TICK_MS: '200',
       ROLLOUT_TICK_MS: '100',
+      // Alert rounds as often as both can: each event must still be said once.
+      ALERT_TICK_MS: '100',
+      ALERT_WEBHOOK_PRIVATE_TARGETS: 'true',
       ...s3.env,
     };
     // Both start at once on the new database: one migrates and seeds, the other waits and finds it done.
@@ -566,6 +570,35 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       expect(starts.map((e) => (e.details as { wave: number }).wave).sort()).toEqual([2, 3]);
     } finally {
       page.close();
+    }
+  });
+
+  it('fires each event of an alert rule once with two consoles evaluating, and rings the bell heard at the other (issue 66)', async () => {
+    const receiver = await startWebhookReceiver();
+    const page = await openLive(urlOf('B'), admin, { origin: new URL(lb.url).origin });
+    try {
+      const device = await memberDevice(b.database.db, 'alerted twice?');
+      const db = b.database.db;
+      await db.update(devices).set({ online: true, lastResponse: new Date() }).where(eq(devices.id, device.id));
+      const rule = await call('A', 'POST', `/api/organization/${device.organizationId}/alert-rules`, {
+        name: 'Two consoles',
+        condition: { kind: 'DEVICE_OFFLINE', minutes: 0.05 },
+        webhookUrl: receiver.url,
+      });
+      expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+      const from = page.messages.length;
+      await db.update(devices).set({ online: false, lastResponse: new Date() }).where(eq(devices.id, device.id));
+      await receiver.waitFor(1, 10_000);
+      await page.next((m) => m.type === 'alerts', 5000, from);
+      await db.update(devices).set({ online: true, lastResponse: new Date() }).where(eq(devices.id, device.id));
+      await receiver.waitFor(2, 10_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(receiver.got.map((g) => g.body.type)).toEqual(['device.offline', 'device.online']);
+      const bell = (await call('B', 'GET', '/api/alerts')).body as { items: { rule: { id: string }; type: string }[] };
+      expect(bell.items.filter((i) => i.rule.id === rule.body.id).map((i) => i.type)).toEqual(['device.online', 'device.offline']);
+    } finally {
+      page.close();
+      await receiver.close();
     }
   });
 
