@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { alertInboxSchema, alertRuleSavedSchema, AuditKind, webhookDeliveryListSchema, type AlertRuleFormInput, type AlertRuleSaved } from '@fleetlink/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { alertEvents, auditEntries, devices, monitors } from '../../db/schema/index.js';
+import { alertEvents, auditEntries, devices, monitors, releaseRollouts, releases, rolloutDevices } from '../../db/schema/index.js';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.js';
 import { executeForm, jobsClient } from '../jobs/jobs.test-support.js';
 import { openLive } from '../live/live.test-support.js';
@@ -300,6 +300,28 @@ describe('alerts', () => {
     await sleep(1500);
     expect(receiver.got).toHaveLength(1);
   }, 40_000);
+
+  it("says an agent update failed on a rollout's device", async () => {
+    const dev = await memberDevice(db(), 'updated box');
+    await createRule(dev.organizationId, { condition: { kind: 'UPDATE_FAILED' } });
+    // A rollout (halted: its runner leaves it be) whose device failed its update, as the runner records it.
+    const [release] = await db().insert(releases).values({ branch: 'ACCEPTANCE', version: `7.${Date.now() % 1000}.0` }).returning();
+    await db().insert(releaseRollouts).values({
+      releaseId: release!.id,
+      state: 'HALTED',
+      waves: [{ unit: 'percent', amount: 100 }],
+      boundaries: [1],
+      waitMinutes: 30,
+      failurePercent: 5,
+      failureCount: 2,
+      wave: 1,
+      accepted: [],
+      createdBy: ADMIN_EMAIL,
+    });
+    await db().insert(rolloutDevices).values({ releaseId: release!.id, deviceId: dev.id, wave: 1, state: 'failed', reason: 'rolled back', changedAt: new Date() });
+    const [failed] = await receiver.waitFor(1, 15_000);
+    expect(failed!.body).toMatchObject({ type: 'update.failed', summary: "The agent update failed on device 'updated box'.", devices: [{ id: dev.id }] });
+  }, 30_000);
 
   it("keeps the realm's rules to realm ADMINs: a rollout halted reaches their bell", async () => {
     await s.tc.signIn(ADMIN_EMAIL);

@@ -1,6 +1,8 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, embeddedSetup, onlineMemberDevice, tearDown, USER_EMAIL, type AgentProcess, type MessagingSetup, type OnlineMemberDevice } from '../broker/broker.test-support.js';
-import { startSyslogReceiver, type SyslogMessage } from './syslog-receiver.test-support.js';
+import { startTestConsole } from '../../testing/test-console.js';
+import { ADMIN_EMAIL, embeddedSetup, onlineMemberDevice, tearDown, tempDir, USER_EMAIL, type AgentProcess, type MessagingSetup, type OnlineMemberDevice } from '../broker/broker.test-support.js';
+import { localhostCertificate, startSyslogReceiver, type SyslogMessage } from './syslog-receiver.test-support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -60,5 +62,25 @@ describe('audit forwarding to syslog', () => {
     expect(missed.map((m) => m.params.device)).toEqual(names);
     await sleep(2500);
     expect(ids(collector.got)).toEqual([...new Set(ids(collector.got))].sort((a, b) => a - b));
+  }, 40_000);
+});
+
+describe('audit forwarding to a TLS collector', () => {
+  it('sends over TLS to a collector whose certificate the CA file vouches for', async () => {
+    const dir = tempDir('fleetlink-syslog-tls-');
+    const certificate = localhostCertificate(dir);
+    const collector = await startSyslogReceiver({ tls: certificate });
+    const tc = await startTestConsole({ AUDIT_SYSLOG_URL: `tls://localhost:${collector.port}`, AUDIT_SYSLOG_CA_FILE: certificate.certFile });
+    try {
+      // Forwarding starts after the entries there are when it first runs: wait for that, then sign in.
+      await sleep(3000);
+      await tc.token(ADMIN_EMAIL);
+      const [signIn] = await collector.waitFor((m) => m.msgid === 'sign-in' && m.params.user === ADMIN_EMAIL);
+      expect(signIn!.params.outcome).toBe('ok');
+    } finally {
+      await tc.close();
+      await collector.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 40_000);
 });

@@ -1,5 +1,8 @@
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import path from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 
 /** One RFC 5424 message as a collector reads it, with the fields a test checks. */
 export interface SyslogMessage {
@@ -21,11 +24,24 @@ export function parseSyslog(raw: string): SyslogMessage {
   return { raw, pri: Number(m[1]), msgid: m[6]!, params, text: m[8]! };
 }
 
+/** A self-signed certificate for `localhost` and its key (PEM files in `dir`), made by openssl: a private CA's collector. */
+export function localhostCertificate(dir: string): { certFile: string; cert: Buffer; key: Buffer } {
+  const certFile = path.join(dir, 'collector.pem');
+  const keyFile = path.join(dir, 'collector.key');
+  const made = spawnSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', keyFile, '-out', certFile],
+    { encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+  return { certFile, cert: readFileSync(certFile), key: readFileSync(keyFile) };
+}
+
 /**
- * A syslog collector on loopback, as an operator runs one: TCP, RFC 6587 octet counting. It can go
- * away and come back on the same port, as a collector restarting does.
+ * A syslog collector on loopback, as an operator runs one: TCP (or TLS, given a certificate), RFC
+ * 6587 octet counting. It can go away and come back on the same port, as a collector restarting does.
  */
-export async function startSyslogReceiver(): Promise<{
+export async function startSyslogReceiver(o: { tls?: { cert: Buffer; key: Buffer } } = {}): Promise<{
   port: number;
   got: SyslogMessage[];
   stop(): Promise<void>;
@@ -38,7 +54,7 @@ export async function startSyslogReceiver(): Promise<{
   let port = 0;
   const listen = () =>
     new Promise<void>((resolve) => {
-      server = createServer((socket) => {
+      const accept = (socket: Socket) => {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));
         let buffer = Buffer.alloc(0);
@@ -53,7 +69,8 @@ export async function startSyslogReceiver(): Promise<{
             buffer = buffer.subarray(space + 1 + length);
           }
         });
-      });
+      };
+      server = o.tls ? createTlsServer(o.tls, accept) : createServer(accept);
       server.listen(port, '127.0.0.1', () => {
         port = (server!.address() as AddressInfo).port;
         resolve();
