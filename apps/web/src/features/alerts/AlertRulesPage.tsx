@@ -1,10 +1,10 @@
 import type { AlertRule, AlertRuleSaved } from '@fleetlink/contract';
-import { Alert, Badge, Button, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconBellPlus, IconEdit, IconSend, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
-import { CopyValueButton } from '../../app/forms/CopyValueButton';
+import { SecretOnce } from '../../app/forms/SecretOnce';
 import { channelsText, conditionText, devicesText } from './alert-text';
 import { AlertRuleModal } from './AlertRuleModal';
 import { useAlertRules, useDeleteAlertRule, useTestAlertRule, type AlertScope } from './alerts-api';
@@ -13,23 +13,12 @@ import { DeliveriesModal } from './DeliveriesModal';
 /** A new webhook's signing secret, this once: receivers check `Fleetlink-Signature` with it. */
 function NewSecret({ saved, onDone }: { saved: AlertRuleSaved; onDone: () => void }) {
   return (
-    <Alert color="teal" title={`The webhook of ${saved.name} signs with this secret`} data-testid="new-webhook-secret">
-      <Stack gap="xs">
-        <Text size="sm">
-          Copy it now: it is not shown again. Each POST carries <Code>Fleetlink-Signature: t=…,v1=…</Code>, the HMAC-SHA256 of <Code>t.body</Code> under this
-          secret; refuse a signature that does not match, or whose time is more than a few minutes old.
-        </Text>
-        <Group gap="xs" wrap="nowrap">
-          <Code style={{ overflowWrap: 'anywhere' }}>{saved.webhookSecret}</Code>
-          <CopyValueButton value={saved.webhookSecret!} label="secret" />
-        </Group>
-        <Group>
-          <Button variant="default" size="xs" onClick={onDone}>
-            I have copied it
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
+    <SecretOnce title={`The webhook of ${saved.name} signs with this secret`} secret={saved.webhookSecret!} label="secret" testId="new-webhook-secret" onDone={onDone}>
+      <Text size="sm">
+        Copy it now: it is not shown again. Each POST carries <Code>Fleetlink-Signature: t=…,v1=…</Code>, the HMAC-SHA256 of <Code>t.body</Code> under this
+        secret; refuse a signature that does not match, or whose time is more than a few minutes old.
+      </Text>
+    </SecretOnce>
   );
 }
 

@@ -1,12 +1,12 @@
 import { apiTokenFormSchema, apiTokenLimits, apiTokenScopeLabels, apiTokenScopes, RealmRole, type ApiToken, type ApiTokenCreated, type ApiTokenScope } from '@fleetlink/contract';
-import { Alert, Badge, Button, Card, Code, Group, MultiSelect, Radio, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, MultiSelect, Radio, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconKey, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ApiRequestError } from '../../app/api/api-error';
 import { useSession } from '../../app/auth/useSession';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
-import { CopyValueButton } from '../../app/forms/CopyValueButton';
+import { SecretOnce } from '../../app/forms/SecretOnce';
 import { formatDayMonthTime } from '../../app/format/date-format';
 import { useMyOrganizations } from '../organizations/organization-api';
 import { useAllApiTokens, useCreateApiToken, useMyApiTokens, useRevokeApiToken } from './api-token-api';
@@ -106,23 +106,17 @@ function CreateTokenCard({ noExpiryAllowed, onCreated }: { noExpiryAllowed: bool
 /** The new token's secret, this once: the console keeps only its hash. */
 function NewSecretCard({ token, onDone }: { token: ApiTokenCreated; onDone: () => void }) {
   return (
-    <Alert color="teal" title={`Token ${token.name} created`} data-testid="new-api-token">
-      <Stack gap="xs">
-        <Text size="sm">Copy it now: it is not shown again. Use it as a bearer token, e.g. in curl:</Text>
-        <Group gap="xs" wrap="nowrap">
-          <Code data-testid="new-api-token-secret" style={{ overflowWrap: 'anywhere' }}>
-            {token.secret}
-          </Code>
-          <CopyValueButton value={token.secret} label="token" />
-        </Group>
-        <Code block>{`curl -H "Authorization: Bearer ${token.secret}" ${window.location.origin}/api/me`}</Code>
-        <Group>
-          <Button variant="default" size="xs" onClick={onDone}>
-            I have copied it
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
+    <SecretOnce
+      title={`Token ${token.name} created`}
+      secret={token.secret}
+      label="token"
+      testId="new-api-token"
+      secretTestId="new-api-token-secret"
+      after={<Code block>{`curl -H "Authorization: Bearer ${token.secret}" ${window.location.origin}/api/me`}</Code>}
+      onDone={onDone}
+    >
+      <Text size="sm">Copy it now: it is not shown again. Use it as a bearer token, e.g. in curl:</Text>
+    </SecretOnce>
   );
 }
 
