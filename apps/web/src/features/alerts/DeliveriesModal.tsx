@@ -1,9 +1,9 @@
 import type { AlertRule } from '@fleetlink/contract';
-import { Badge, Modal, Table, Text } from '@mantine/core';
+import { Modal, Table, Text } from '@mantine/core';
 import { formatDayMonthTime } from '../../app/format/date-format';
 import { useDeliveries, type AlertScope } from './alerts-api';
 
-const stateColor = { PENDING: 'yellow', DELIVERED: 'teal', FAILED: 'red' } as const;
+const stateColor = { PENDING: 'yellow.8', DELIVERED: 'teal.8', FAILED: 'red.8' } as const;
 
 /** A rule's delivery log: each event's delivery to its webhook and mail addresses, how it went, and when it is tried again. */
 export function DeliveriesModal({ scope, rule, onClose }: { scope: AlertScope; rule: AlertRule; onClose: () => void }) {
@@ -34,9 +34,9 @@ export function DeliveriesModal({ scope, rule, onClose }: { scope: AlertScope; r
                   <Table.Td>{d.summary}</Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere', minWidth: 180 }}>{d.target}</Table.Td>
                   <Table.Td>
-                    <Badge size="sm" variant="light" color={stateColor[d.state]} style={{ overflow: 'visible' }}>
+                    <Text size="sm" fw={600} c={stateColor[d.state]}>
                       {d.state.toLowerCase()}
-                    </Badge>
+                    </Text>
                   </Table.Td>
                   <Table.Td>{d.attempts}</Table.Td>
                   <Table.Td data-testid="alert-delivery-answer">{d.lastStatus !== null ? String(d.lastStatus) : (d.lastError ?? '')}</Table.Td>
