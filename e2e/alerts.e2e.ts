@@ -72,4 +72,23 @@ describe('alerts', () => {
     live!.restart();
     expect(pageErrors).toEqual([]);
   });
+
+  it("lets a realm ADMIN make the realm's rule on Manage → Alerts", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page, pageErrors } = await suite.signedIn(admin, '/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Manage', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Alerts' }).click();
+    await page.waitForURL(`${suite.stack.url}/operator/alerts`);
+    await page.getByRole('button', { name: 'New rule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New alert rule' });
+    await dialog.getByLabel('Name').fill(`Halts ${STAMP}`);
+    // The realm's one condition, chosen already; no device filter here.
+    expect(await dialog.getByLabel('When').inputValue()).toBe('A rollout halted');
+    expect(await dialog.getByLabel('Devices matching').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const rule = page.getByTestId('alert-rule').filter({ hasText: `Halts ${STAMP}` });
+    expect(await rule.innerText()).toContain('A rollout halted');
+    expect(await rule.innerText()).toContain('the console');
+    expect(pageErrors).toEqual([]);
+  });
 });

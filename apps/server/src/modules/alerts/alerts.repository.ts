@@ -417,17 +417,33 @@ export class AlertsRepository {
       .limit(alertLimits.deliveriesListed);
   }
 
-  /** A person's bell: the unread count, and the newest alerts. */
+  /**
+   * A person's bell: the unread count, and the newest alerts. Only those they may still read: of an
+   * organization they still manage, or the realm's while they are a realm ADMIN (a manager removed
+   * since no longer reads its alerts).
+   */
   async inbox(username: string) {
-    const [unread] = await this.db.select({ n: count() }).from(alertInbox).where(and(eq(alertInbox.username, username), isNull(alertInbox.readAt)));
+    const theirs = and(eq(alertInbox.username, username), this.stillTheirs(username));
+    const [unread] = await this.db
+      .select({ n: count() })
+      .from(alertInbox)
+      .innerJoin(alertEvents, eq(alertEvents.id, alertInbox.eventId))
+      .where(and(theirs, isNull(alertInbox.readAt)));
     const items = await this.db
       .select({ id: alertEvents.id, type: alertEvents.type, summary: alertEvents.summary, body: alertEvents.body, createdAt: alertEvents.createdAt, readAt: alertInbox.readAt })
       .from(alertInbox)
       .innerJoin(alertEvents, eq(alertEvents.id, alertInbox.eventId))
-      .where(eq(alertInbox.username, username))
+      .where(theirs)
       .orderBy(desc(alertInbox.createdAt), desc(alertInbox.eventId))
       .limit(alertLimits.inboxListed);
     return { unread: unread?.n ?? 0, items };
+  }
+
+  /** The event's rule is of an organization `username` manages now, or the realm's and they are a realm ADMIN now. */
+  private stillTheirs(username: string): SQL {
+    return sql`exists (select 1 from ${alertRules} r where r.id = ${alertEvents.ruleId} and (
+      (r.organization_id is null and exists (select 1 from ${users} u where u.username = ${username} and 'ADMIN' = any(u.roles)))
+      or exists (select 1 from ${organizationMembers} m where m.organization_id = r.organization_id and lower(m.email) = ${username} and m.role in ('CREATOR', 'ADMIN'))))`;
   }
 
   /** Marks a person's alerts read: those of `ids`, or all. */

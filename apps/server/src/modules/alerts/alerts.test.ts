@@ -261,6 +261,11 @@ describe('alerts', () => {
     const read = await s.tc.call(ADMIN_EMAIL, 'POST', '/api/alerts/read', {});
     expect(alertInboxSchema.parse(read.body).unread).toBe(0);
     live.close();
+
+    // No longer a manager there: its alerts leave their bell.
+    await db().execute(sql`update organization_members set role = 'USER' where organization_id = ${dev.organizationId} and email = ${ADMIN_EMAIL}`);
+    const after = alertInboxSchema.parse((await s.tc.call(ADMIN_EMAIL, 'GET', '/api/alerts')).body);
+    expect(after.items.filter((i) => i.rule.id === rule.id)).toEqual([]);
   }, 30_000);
 
   it('says a drive is nearly full once, until it is not and is again', async () => {

@@ -13,6 +13,9 @@ const SETTLE_MS = 2000;
 /** A collector has this long to take a connection, and each batch. */
 const DEADLINE_MS = 10_000;
 
+/** The collector could not be reached or did not take a batch (unlike a database error, which the round's task reports). */
+class CollectorAway extends Error {}
+
 export interface SyslogTarget {
   /** tcp://host:port or tls://host:port. */
   url: URL;
@@ -32,6 +35,8 @@ export interface SyslogTarget {
 export class SyslogForwarder {
   private socket?: Socket;
   private readonly target: string;
+  /** Since when the collector could not be reached: said once when it goes, once when it is back (not every second). */
+  private downSince?: Date;
 
   constructor(
     private readonly o: {
@@ -49,12 +54,29 @@ export class SyslogForwarder {
   }
 
   async round(): Promise<void> {
+    try {
+      await this.send();
+    } catch (err) {
+      if (!(err instanceof CollectorAway)) throw err;
+      if (this.downSince) return;
+      this.downSince = new Date();
+      this.o.log.warn({ err: (err as Error).message, collector: this.target }, 'audit forwarding: the collector cannot be reached; entries wait in the trail and are sent when it is back');
+      return;
+    }
+    if (this.downSince) {
+      this.o.log.info({ collector: this.target, awaySince: this.downSince.toISOString() }, 'audit forwarding: the collector is back, and has what it missed');
+      this.downSince = undefined;
+    }
+  }
+
+  private async send(): Promise<void> {
     let last = await this.position();
     const newest = await this.newestSettled();
     if (newest - last > this.o.backlogMax) {
+      // Said to the collector first: while it is away nothing is skipped (the round ends at the write).
       const skipped = newest - this.o.backlogMax - last;
-      this.o.log.warn({ skipped, collector: this.target }, 'audit forwarding: the collector was away too long; the oldest entries waiting are skipped (the trail keeps them)');
-      await this.write([octetCounted(`<108>1 ${new Date().toISOString()} ${this.o.hostname} fleetlink - audit.skipped - \uFEFF${skipped} audit entries were not forwarded: the collector was away while more than ${this.o.backlogMax} waited. Read them on /operator/audit.`)]).catch(() => undefined);
+      await this.write([octetCounted(`<108>1 ${new Date().toISOString()} ${this.o.hostname} fleetlink - audit.skipped - \uFEFFAbout ${skipped} audit entries were not forwarded: the collector was away while more than ${this.o.backlogMax} waited. Read them on /operator/audit.`)]);
+      this.o.log.warn({ skipped, collector: this.target }, 'audit forwarding: the collector was away too long; the oldest entries waiting were skipped (the trail keeps them)');
       last = newest - this.o.backlogMax;
       await this.advance(last);
     }
@@ -103,8 +125,8 @@ export class SyslogForwarder {
 
   /** Writes the frames and waits until they are handed to the network; on any failure the socket is dropped, and the round ends. */
   private async write(frames: string[]): Promise<void> {
-    const socket = await this.connected();
     try {
+      const socket = await this.connected();
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('the collector did not take the batch in time')), DEADLINE_MS);
         socket.once('error', reject);
@@ -117,7 +139,7 @@ export class SyslogForwarder {
       });
     } catch (err) {
       this.close();
-      throw err;
+      throw new CollectorAway((err as Error).message);
     }
   }
 

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEntries } from '../../db/schema/index.js';
 import { startTestConsole } from '../../testing/test-console.js';
 import { ADMIN_EMAIL, embeddedSetup, onlineMemberDevice, tearDown, tempDir, USER_EMAIL, type AgentProcess, type MessagingSetup, type OnlineMemberDevice } from '../broker/broker.test-support.js';
 import { localhostCertificate, startSyslogReceiver, type SyslogMessage } from './syslog-receiver.test-support.js';
@@ -81,6 +82,29 @@ describe('audit forwarding to a TLS collector', () => {
       await tc.close();
       await collector.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
+});
+
+describe('audit forwarding with a bounded backlog', () => {
+  it('skips the oldest entries past AUDIT_SYSLOG_BACKLOG_MAX, says so first, and sends the newest in order', async () => {
+    const collector = await startSyslogReceiver();
+    const tc = await startTestConsole({ AUDIT_SYSLOG_URL: `tcp://127.0.0.1:${collector.port}`, AUDIT_SYSLOG_BACKLOG_MAX: '100' });
+    try {
+      await sleep(2500);
+      await collector.stop();
+      // 150 entries while the collector is away, as the trail writes them.
+      const time = new Date(Date.now() - 3000);
+      await tc.database.db.insert(auditEntries).values(Array.from({ length: 150 }, (_, i) => ({ time, kind: 'device.update', username: `n${i}@example.com`, subject: null, details: {}, outcome: 'ok' as const })));
+      await sleep(1500);
+      await collector.start();
+      const got = await collector.waitFor((m) => m.msgid === 'device.update', 100);
+      expect(collector.got[0]!.msgid).toBe('audit.skipped');
+      expect(collector.got[0]!.text).toMatch(/^About 50 audit entries were not forwarded: the collector was away while more than 100 waited\./);
+      expect(got.map((m) => m.params.user)).toEqual(Array.from({ length: 100 }, (_, i) => `n${i + 50}@example.com`));
+    } finally {
+      await tc.close();
+      await collector.stop();
     }
   }, 40_000);
 });

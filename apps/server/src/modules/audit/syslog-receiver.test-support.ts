@@ -14,7 +14,8 @@ export interface SyslogMessage {
   text: string;
 }
 
-const MESSAGE = /^<(\d+)>1 (\S+) (\S+) (\S+) (\S+) (\S+) (\[.*?[^\\]\]) \uFEFF?(.*)$/s;
+/** HEADER, then the structured data (one element, or '-' for none), then the text. */
+const MESSAGE = /^<(\d+)>1 (\S+) (\S+) (\S+) (\S+) (\S+) (\[.*?[^\\]\]|-) \uFEFF?(.*)$/s;
 
 export function parseSyslog(raw: string): SyslogMessage {
   const m = MESSAGE.exec(raw);
