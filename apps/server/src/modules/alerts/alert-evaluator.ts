@@ -59,10 +59,10 @@ export class AlertEvaluator {
     const { repo } = this.o;
     const now = this.o.now?.() ?? new Date();
     return this.o.db.transaction(async (tx) => {
-      const organization = rule.organizationId ? { id: rule.organizationId, name: await repo.organizationName(tx, rule.organizationId) } : null;
       const listeners: string[] = [];
+      // Most rounds say nothing: the organization's name is read only when the rule speaks.
       const say = async (type: AlertEventType, summary: string, found: Found) => {
-        const made = await repo.addEvent(tx, rule, { type, summary, body: { rule: { id: rule.id, name: rule.name }, organization, count: found.count, devices: found.listed } }, now);
+        const made = await repo.addEvent(tx, rule, { type, summary, body: await repo.eventBody(tx, rule, found) }, now);
         listeners.push(...made.listeners);
       };
       const c = rule.condition;

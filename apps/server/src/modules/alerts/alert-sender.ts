@@ -5,7 +5,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { sealedAs } from '../system/secrets-at-rest.js';
 import { alertMail } from './alert-mail.js';
-import type { AlertsRepository, ClaimedDelivery } from './alerts.repository.js';
+import type { AlertRuleRow, AlertsRepository, ClaimedDelivery } from './alerts.repository.js';
 import { postWebhook, type WebhookAnswer } from './webhook-post.js';
 
 /** A delivery is tried for this long after its event, and a webhook failing this long is switched off. */
@@ -38,7 +38,7 @@ export class AlertSender {
       consoleUrl: string;
       retrySeconds: number;
       allowPrivate: boolean;
-      switchedOff: (rule: { id: string; organizationId: string | null; name: string }, url: string, error: string) => Promise<void>;
+      switchedOff: (rule: AlertRuleRow, url: string, error: string) => Promise<void>;
       timeoutMs?: number;
       now?: () => Date;
     },

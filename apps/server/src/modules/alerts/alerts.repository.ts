@@ -20,6 +20,7 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { matchCondition } from '../devices/devices.repository.js';
+import { MANAGING_ROLES } from '../organizations/organization.policy.js';
 
 export type AlertRuleRow = typeof alertRules.$inferSelect;
 export type DeliveryRow = typeof alertDeliveries.$inferSelect;
@@ -68,6 +69,10 @@ function watched(rule: AlertRuleRow): SQL | undefined {
     tag ? sql`${tag} = any(${devices.tags})` : undefined,
   );
 }
+
+/** A realm ADMIN, by the roles the console granted at their last sign-in. */
+const isRealmAdmin = sql`'ADMIN' = any(${users.roles})`;
+const manages = inArray(organizationMembers.role, [...MANAGING_ROLES]);
 
 const ofScope = (organizationId: string | null) => (organizationId ? eq(alertRules.organizationId, organizationId) : isNull(alertRules.organizationId));
 
@@ -128,9 +133,14 @@ export class AlertsRepository {
     return this.db.select().from(alertRules).where(eq(alertRules.enabled, true)).orderBy(asc(alertRules.id));
   }
 
-  async organizationName(tx: DbExecutor, organizationId: string): Promise<string> {
-    const [row] = await tx.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId));
-    return row?.name ?? '';
+  /** What every event of `rule` says besides its type and summary: the rule, its organization by name (none for a realm rule), the devices. */
+  async eventBody(tx: DbExecutor, rule: AlertRuleRow, found: Found = { count: 0, listed: [] }): Promise<NewEvent['body']> {
+    let organization: NewEvent['body']['organization'] = null;
+    if (rule.organizationId) {
+      const [row] = await tx.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, rule.organizationId));
+      organization = { id: rule.organizationId, name: row?.name ?? '' };
+    }
+    return { rule: { id: rule.id, name: rule.name }, organization, count: found.count, devices: found.listed };
   }
 
   /**
@@ -139,7 +149,7 @@ export class AlertsRepository {
    * heard from are not watched: they were never installed.
    */
   async offlineNoted(tx: DbExecutor, rule: AlertRuleRow, now: Date): Promise<void> {
-    await this.enter(tx, rule, now, sql`''`, and(watched(rule), eq(devices.online, false), isNotNull(devices.lastResponse)), PENDING);
+    await this.enter(tx, rule, now, { key: sql`''`, value: PENDING, where: and(eq(devices.online, false), isNotNull(devices.lastResponse)) });
   }
 
   /**
@@ -180,14 +190,8 @@ export class AlertsRepository {
   /** Drives of watched devices at least `percent` full that the rule has not said so of yet (one per drive, by its root). */
   async driveFullEnter(tx: DbExecutor, rule: AlertRuleRow, percent: number, now: Date): Promise<Found> {
     const drive = sql`drive`;
-    const rows = tx
-      .select({ ruleId: sql`${rule.id}::uuid`.as('rule_id'), deviceId: devices.id, key: sql<string>`${drive}->>'root'`.as('key'), value: sql`null`.as('value'), since: sql`${now.toISOString()}::timestamptz`.as('since') })
-      .from(devices)
-      .innerJoin(deviceSearch, eq(deviceSearch.deviceId, devices.id))
-      .innerJoin(sql`jsonb_array_elements(${devices.drives}) as ${drive}`, sql`true`)
-      .where(and(watched(rule), sql`${usedPercent(drive)} >= ${percent}`, sql`${drive}->>'root' is not null`));
-    const marked = await tx.insert(alertRuleStates).select(rows).onConflictDoNothing().returning({ id: alertRuleStates.deviceId });
-    return this.found(tx, marked.map((m) => m.id));
+    const where = and(sql`${usedPercent(drive)} >= ${percent}`, sql`${drive}->>'root' is not null`);
+    return this.found(tx, await this.enter(tx, rule, now, { key: sql`${drive}->>'root'`, where, drives: drive }));
   }
 
   /** Drives the rule said were full that are not any more (or are gone): forgotten, without an event. */
@@ -206,11 +210,12 @@ export class AlertsRepository {
    * last saw: the new values kept, and answered, except a monitor's first value (nothing changed yet).
    */
   async monitorChanges(tx: DbExecutor, rule: AlertRuleRow, monitor: string | null, now: Date): Promise<{ deviceId: string; key: string; value: string | null }[]> {
+    const scope = watched(rule);
     const changed = await tx.execute<{ device_id: string; key: string; value: string | null; changed: boolean }>(sql`
       insert into alert_rule_states (rule_id, device_id, key, value, since)
       select ${rule.id}::uuid, m.device_id, m.name, m.value, ${now.toISOString()}::timestamptz
       from monitors m join ${devices} on ${devices.id} = m.device_id join ${deviceSearch} on ${deviceSearch.deviceId} = ${devices.id}
-      where m.value is not null ${monitor ? sql`and m.name = ${monitor}` : sql``} ${watched(rule) ? sql`and ${watched(rule)}` : sql``}
+      where m.value is not null ${monitor ? sql`and m.name = ${monitor}` : sql``} ${scope ? sql`and ${scope}` : sql``}
       on conflict (rule_id, device_id, key) do update set value = excluded.value, since = excluded.since
         where alert_rule_states.value is distinct from excluded.value
       returning device_id, key, value, (xmax <> 0) as changed`);
@@ -255,14 +260,25 @@ export class AlertsRepository {
     await tx.update(alertRules).set({ cursorAt: to }).where(eq(alertRules.id, ruleId));
   }
 
-  private async enter(tx: DbExecutor, rule: AlertRuleRow, now: Date, key: SQL, condition: SQL | undefined, value: string | null = null): Promise<Found> {
+  /**
+   * Marks what the rule now says of the watched devices `where` holds for (per drive, with `drives`:
+   * one row per element of the device's drives, named by that alias), unless it said so already;
+   * answers the devices newly marked.
+   */
+  private async enter(tx: DbExecutor, rule: AlertRuleRow, now: Date, o: { key: SQL; where: SQL | undefined; value?: string; drives?: SQL }): Promise<string[]> {
     const rows = tx
-      .select({ ruleId: sql`${rule.id}::uuid`.as('rule_id'), deviceId: devices.id, key: sql<string>`${key}`.as('key'), value: sql`${value}::text`.as('value'), since: sql`${now.toISOString()}::timestamptz`.as('since') })
+      .select({
+        ruleId: sql`${rule.id}::uuid`.as('rule_id'),
+        deviceId: devices.id,
+        key: sql<string>`${o.key}`.as('key'),
+        value: sql`${o.value ?? null}::text`.as('value'),
+        since: sql`${now.toISOString()}::timestamptz`.as('since'),
+      })
       .from(devices)
-      .innerJoin(deviceSearch, eq(deviceSearch.deviceId, devices.id))
-      .where(condition);
-    const marked = await tx.insert(alertRuleStates).select(rows).onConflictDoNothing().returning({ id: alertRuleStates.deviceId });
-    return this.found(tx, marked.map((m) => m.id));
+      .innerJoin(deviceSearch, eq(deviceSearch.deviceId, devices.id));
+    const perDrive = o.drives ? rows.innerJoin(sql`jsonb_array_elements(${devices.drives}) as ${o.drives}`, sql`true`) : rows;
+    const marked = await tx.insert(alertRuleStates).select(perDrive.where(and(watched(rule), o.where))).onConflictDoNothing().returning({ id: alertRuleStates.deviceId });
+    return marked.map((m) => m.id);
   }
 
   /** The count of distinct devices, and the first of them by name. */
@@ -322,13 +338,13 @@ export class AlertsRepository {
   /** Who hears an organization's alerts in the console: its CREATOR and ADMINs; a realm rule's: the realm ADMINs who signed in. */
   async listeners(tx: DbExecutor, organizationId: string | null): Promise<string[]> {
     if (!organizationId) {
-      const admins = await tx.select({ username: users.username }).from(users).where(sql`'ADMIN' = any(${users.roles})`);
+      const admins = await tx.select({ username: users.username }).from(users).where(isRealmAdmin);
       return [...new Set(admins.map((a) => a.username))];
     }
     const managers = await tx
       .select({ email: organizationMembers.email })
       .from(organizationMembers)
-      .where(and(eq(organizationMembers.organizationId, organizationId), inArray(organizationMembers.role, ['CREATOR', 'ADMIN'])));
+      .where(and(eq(organizationMembers.organizationId, organizationId), manages));
     return [...new Set(managers.map((m) => m.email.toLowerCase()))];
   }
 
@@ -441,9 +457,10 @@ export class AlertsRepository {
 
   /** The event's rule is of an organization `username` manages now, or the realm's and they are a realm ADMIN now. */
   private stillTheirs(username: string): SQL {
-    return sql`exists (select 1 from ${alertRules} r where r.id = ${alertEvents.ruleId} and (
-      (r.organization_id is null and exists (select 1 from ${users} u where u.username = ${username} and 'ADMIN' = any(u.roles)))
-      or exists (select 1 from ${organizationMembers} m where m.organization_id = r.organization_id and lower(m.email) = ${username} and m.role in ('CREATOR', 'ADMIN'))))`;
+    // The same tests as `listeners`, asked of one person.
+    return sql`exists (select 1 from ${alertRules} where ${alertRules.id} = ${alertEvents.ruleId} and (
+      (${alertRules.organizationId} is null and exists (select 1 from ${users} where ${users.username} = ${username} and ${isRealmAdmin}))
+      or exists (select 1 from ${organizationMembers} where ${organizationMembers.organizationId} = ${alertRules.organizationId} and lower(${organizationMembers.email}) = ${username} and ${manages})))`;
   }
 
   /** Marks a person's alerts read: those of `ids`, or all. */

@@ -133,9 +133,7 @@ export class AlertsService {
     this.checkUrl(rule.webhookUrl);
     const summary = `A test of the alert rule '${rule.name}', sent by ${p.username}.`;
     const claimed = await this.o.db.transaction(async (tx) => {
-      const organization = scope ? { id: scope, name: await this.o.repo.organizationName(tx, scope) } : null;
-      const body = { rule: { id: rule.id, name: rule.name }, organization, count: 0, devices: [] };
-      const made = await this.o.repo.addEvent(tx, rule, { type: 'test', summary, body }, new Date(), { claim: true });
+      const made = await this.o.repo.addEvent(tx, rule, { type: 'test', summary, body: await this.o.repo.eventBody(tx, rule) }, new Date(), { claim: true });
       return (await this.o.repo.claimed(tx, made.deliveryIds))[0]!;
     });
     await this.o.sender.send(claimed, { retry: false });

@@ -221,7 +221,7 @@ export class DevicesRepository {
   }
 
   /** Organizations where the user holds one of the roles, for the device form's select. */
-  async organizationsWithRole(member: Member, roles: ('CREATOR' | 'ADMIN' | 'USER')[]) {
+  async organizationsWithRole(member: Member, roles: readonly ('CREATOR' | 'ADMIN' | 'USER')[]) {
     return this.db
       .select({ id: organizations.id, type: organizations.type, name: organizations.name })
       .from(organizations)

@@ -5,7 +5,7 @@ import { notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { DeviceAccounts } from '../broker/device-accounts.js';
 import { fieldChanges } from '../audit/field-changes.js';
-import { canManage, type OrganizationPolicy } from '../organizations/organization.policy.js';
+import { canManage, MANAGING_ROLES, type OrganizationPolicy } from '../organizations/organization.policy.js';
 import type { DriveScansRepository } from '../files/drive-scans.repository.js';
 import { toTunnel } from '../tunnels/tunnel-view.js';
 import { toMonitor } from '../monitors/monitors.repository.js';
@@ -91,7 +91,7 @@ export class DevicesService {
 
   /** Where the caller may create devices: organizations where they are CREATOR or ADMIN. */
   creatableOrganizations(p: Principal) {
-    return this.repo.organizationsWithRole(p, ['CREATOR', 'ADMIN']);
+    return this.repo.organizationsWithRole(p, MANAGING_ROLES);
   }
 
   reindex(p: Principal): Promise<number> {

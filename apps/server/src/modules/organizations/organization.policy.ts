@@ -2,8 +2,9 @@ import type { Principal } from '../../auth/principal.js';
 import { notFound, forbidden } from '../../lib/app-error.js';
 import type { MembershipRepository, OrganizationRole } from './membership.repository.js';
 
-/** Managing an organization (edit, delete, members, domains) and writing its devices (SPEC §6). */
-export const canManage = (role: OrganizationRole | undefined) => role === 'CREATOR' || role === 'ADMIN';
+/** The roles that manage an organization (edit, delete, members, domains, alerts) and write its devices (SPEC §6). */
+export const MANAGING_ROLES: readonly OrganizationRole[] = ['CREATOR', 'ADMIN'];
+export const canManage = (role: OrganizationRole | undefined) => role !== undefined && MANAGING_ROLES.includes(role);
 export const canRead = (role: OrganizationRole | undefined) => role !== undefined;
 
 /**
