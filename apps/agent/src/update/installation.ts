@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { AgentProperty } from '@fleetlink/contract';
 
 /**
  * The installation folder the launcher (launcher/fleetlink-agent, a shell script) runs the agent
@@ -53,6 +54,25 @@ export class Installation {
 
   clearFailure() {
     rmSync(path.join(this.home, 'update-failed'), { force: true });
+  }
+
+  /**
+   * What the launcher wrote when it restarted a crashed or killed agent: how often in all, how the
+   * agent last ended, and when. Undefined before the first such restart.
+   */
+  restarts(): { count: number; lastExit: string; at: string } | undefined {
+    try {
+      const [count, lastExit, at] = readFileSync(path.join(this.home, 'restarts'), 'utf8').split('\n');
+      return Number(count) > 0 && lastExit ? { count: Number(count), lastExit, at: at ?? '' } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The restarts as the agent's properties (AgentProperty.Restarts and the two after it); none before the first. */
+  restartProperties(): Record<string, string> {
+    const r = this.restarts();
+    return r ? { [AgentProperty.Restarts]: String(r.count), [AgentProperty.LastExit]: r.lastExit, [AgentProperty.LastExitTime]: r.at } : {};
   }
 
   /** The bundle `version` is on trial: it ends the trial (it came online), so the launcher keeps it. */

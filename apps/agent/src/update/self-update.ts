@@ -60,6 +60,7 @@ export class SelfUpdate {
       [AgentProperty.UpdateBundleVersion]: this.target,
       [AgentProperty.UpdateStatus]: this.status,
       ...(this.error ? { [AgentProperty.UpdateError]: this.error } : {}),
+      ...this.installation.restartProperties(),
     };
   }
 

@@ -18,7 +18,7 @@ export const AGENT_KEY_VARIABLE = 'FLEETLINK_AGENT_KEY';
 /** A release's agent bundle (the one named AGENT_BUNDLE_NAME), if it holds one. */
 export const agentBundleOf = <T extends { name: string }>(bundles: readonly T[]): T | undefined => bundles.find((b) => b.name === AGENT_BUNDLE_NAME);
 
-/** The agent's property keys about its code (SPEC §3), and the two that say how an update went. */
+/** The agent's property keys about its code (SPEC §3), those that say how an update went, and its crash restarts. */
 export const AgentProperty = {
   /** The bundle version running now. */
   BundleVersion: 'agent.bundle.version',
@@ -30,6 +30,12 @@ export const AgentProperty = {
   UpdateStatus: 'update.status',
   /** Why the last update failed, while update.status is FAILED. */
   UpdateError: 'update.error',
+  /** How often the installed launcher restarted the agent after it crashed or was killed (issue 67); absent without the launcher. */
+  Restarts: 'agent.restarts',
+  /** How the agent last ended before such a restart ('killed by signal KILL', 'ended with code 1'). */
+  LastExit: 'agent.last.exit',
+  /** When it did (ISO 8601). */
+  LastExitTime: 'agent.last.exit.time',
 } as const;
 
 export const updateStatuses = ['CURRENT', 'UPDATING', 'FAILED'] as const;

@@ -17,7 +17,7 @@ export async function installBundle(home: string, bundleFile: string, version: s
 }
 
 /** The node process the launcher runs now (not its trial watchdog). */
-function agentPid(launcher: number): number | undefined {
+export function installedAgentPid(launcher: number): number | undefined {
   return childPids(launcher).find((pid) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('cli.mjs');
@@ -46,5 +46,5 @@ export function runInstalled(home: string, args: { server: string; device: strin
     env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: '1000', FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_NODE: process.execPath, ...args.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return launched(child, () => agentPid(child.pid!));
+  return launched(child, () => installedAgentPid(child.pid!));
 }

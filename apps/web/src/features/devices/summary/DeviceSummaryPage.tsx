@@ -2,7 +2,7 @@ import { AgentProperty, deviceBranchLabel, type DeviceDrive } from '@fleetlink/c
 import { Anchor, Group, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../../app/format/date-format';
+import { formatDateTime, formatSince } from '../../../app/format/date-format';
 import { useCurrentDevice } from '../detail/DeviceLayout';
 import { MonitorValue } from '../monitors/MonitorValue';
 import { lastResponseText } from '../search/DeviceCard';
@@ -120,6 +120,7 @@ export function DeviceSummaryPage() {
           ['Bundle', prop(AgentProperty.BundleVersion)],
           ['Launcher', prop(AgentProperty.LauncherVersion)],
           ['Update bundle', updateBundle(prop)],
+          ['Restarts', restarts(prop)],
           // The agent reports its runtime under SPEC's java.* keys (a Node.js agent: Node.js and its version).
           ['Runtime', [prop('java.name'), prop('java.version')].filter(Boolean).join(' ') || undefined],
           ['Working dir', prop('user.dir')],
@@ -152,6 +153,17 @@ export function DeviceSummaryPage() {
       </SummaryCard>
     </SimpleGrid>
   );
+}
+
+/**
+ * How often the launcher restarted a crashed or killed agent, and how it last ended (issue 67); as
+ * text, since the agent wrote it. "None" under a launcher that has not had to; nothing without one.
+ */
+function restarts(prop: (key: string) => string | undefined): string | undefined {
+  const count = prop(AgentProperty.Restarts);
+  if (!count) return prop(AgentProperty.LauncherVersion) && prop(AgentProperty.LauncherVersion) !== '-' ? 'None' : undefined;
+  const at = Date.parse(prop(AgentProperty.LastExitTime) ?? '');
+  return `${count} (last: ${prop(AgentProperty.LastExit) ?? 'no reason given'}${Number.isNaN(at) ? '' : ` at ${formatSince(new Date(at))}`})`;
 }
 
 /** The update bundle's version, and how its update stands (issue 32): as text, since the agent wrote it. */
