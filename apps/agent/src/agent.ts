@@ -38,8 +38,8 @@ import type { TunnelClient } from './tunnels/tunnel-client.js';
 import type { TerminalHost } from './terminal/terminal-host.js';
 import type { Installation } from './update/installation.js';
 import { SelfUpdate } from './update/self-update.js';
+import { ReconnectPolicy } from './reconnect-policy.js';
 
-const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = Number(process.env.FLEETLINK_AGENT_MAX_BACKOFF_MS ?? 30_000);
 /** How often an installed agent asks for its release, besides at start and on the `update` command. */
 const UPDATE_CHECK_SECONDS = Number(process.env.FLEETLINK_AGENT_UPDATE_SECONDS ?? 3600);
@@ -62,7 +62,7 @@ export class Agent {
   private reconnectTimer?: NodeJS.Timeout;
   /** The current connection's session (see the state payload's `session`). */
   private session = 0;
-  private backoff = MIN_BACKOFF_MS;
+  private readonly reconnects = new ReconnectPolicy({ baseMs: 1000, capMs: MAX_BACKOFF_MS });
   private stopped = false;
   private readonly load = new LoadSampler();
   private lastLoad = 0;
@@ -154,7 +154,7 @@ export class Agent {
     }
     this.client = client;
     client.on('connect', () => {
-      this.backoff = MIN_BACKOFF_MS;
+      this.reconnects.connected();
       log('info', 'connected', { server: messageServer.url });
       client.subscribe(topics.request(this.deviceId), { qos: 1 });
       this.monitors.connected();
@@ -181,8 +181,7 @@ export class Agent {
 
   private scheduleReconnect() {
     if (this.reconnectTimer || this.stopped) return;
-    const delay = Math.round(this.backoff * (0.8 + Math.random() * 0.4));
-    this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
+    const delay = this.reconnects.nextDelayMs();
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       if (!this.stopped && this.client && !this.client.connected) this.client.reconnect();
@@ -351,7 +350,7 @@ export class Agent {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     await old?.endAsync(true).catch(() => {});
-    this.backoff = MIN_BACKOFF_MS;
+    this.reconnects.connected();
     if (!this.stopped) await this.connect();
   }
 

@@ -193,8 +193,10 @@ export const serverSchema = z.object({
   connected: z.boolean().nullable(),
   /**
    * The answering console's connection to a MESSAGE server (issue 59): connecting, connected, or
-   * unreachable since when and why ("connection refused"); null for PROXY servers, and for a
-   * server that console has not tried yet (registered at another console since its last reload).
+   * unreachable since when and why ("connection refused"); null for a server that console has not
+   * tried yet (registered at another console since its last reload). For a PROXY server (issue 67),
+   * from its own calls, the same on every console: CONNECTED since it started while it keeps
+   * calling, UNREACHABLE since its last call once silent for 30 s; null before it ever called.
    */
   connection: z
     .object({ state: z.enum(['CONNECTING', 'CONNECTED', 'UNREACHABLE']), since: z.string(), error: z.string().nullable() })

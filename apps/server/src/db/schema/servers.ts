@@ -26,6 +26,13 @@ export const servers = pgTable(
     hostKey: text('host_key'),
     /** PROXY: the domain it serves tunnels on, as it said when it last started (`{path}.{domain}`). */
     tunnelDomain: text('tunnel_domain'),
+    /** PROXY: when it last said hello (started); it is up since then while it keeps calling. */
+    upSince: timestamp('up_since', { withTimezone: true }),
+    /**
+     * PROXY: when it last called the console's proxy API (it reads revocations every second), at
+     * most a few seconds stale: long silent, it is unreachable and its tunnels are not served (issue 67).
+     */
+    heardAt: timestamp('heard_at', { withTimezone: true }),
     /** Started with the console (its broker or proxy): address and credentials are the console's own. */
     builtIn: boolean('built_in').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -34,6 +34,7 @@ import { TunnelsService } from '../tunnels/tunnels.service.js';
 import { BlobGate } from '../transfers/blob-gate.js';
 import { BlobSweeper } from '../transfers/blob-sweeper.js';
 import { PeriodicTask } from '../../lib/periodic-task.js';
+import { ProxyLiveness } from '../tunnels/proxy-liveness.js';
 import { inBatches } from '@fleetlink/contract/in-batches';
 import { CommandName, RequestName } from '@fleetlink/contract';
 import { RolloutRunner } from '../releases/rollout-runner.js';
@@ -185,6 +186,9 @@ export async function startMessaging(o: {
   const rollouts = new RolloutsService({ repo: rolloutsRepo, audit, nudge });
   const releases = new ReleasesService({ repo: releasesRepo, audit, credentials, store: bundleStore, rollouts, rolloutsRepo, log });
   const rolloutRunner = new RolloutRunner({ repo: rolloutsRepo, releases: releasesRepo, audit, live, nudge, deadlineMinutes: env.ROLLOUT_UPDATE_DEADLINE_MINUTES });
+  const proxyLiveness = new ProxyLiveness({ servers: serversRepo, tunnels: tunnelsRepo, log, live });
+  // Every 5 s: a killed proxy's tunnels are shown disconnected within PROXY_SILENCE_MS + 5 s.
+  const proxySweeps = new PeriodicTask({ name: 'proxy-silence', everyMs: 5000, locks: o.database.locks, work: () => proxyLiveness.sweep(), log }).start();
   const rolloutTicks = new PeriodicTask({ name: 'rollouts', everyMs: env.ROLLOUT_TICK_MS, locks: o.database.locks, work: () => rolloutRunner.tick(), log }).start();
   if (env.AGENT_BUILT_IN_RELEASE) {
     // A console that cannot pack its agent still starts: its Install page waits for a release, as before.
@@ -217,6 +221,7 @@ export async function startMessaging(o: {
       log,
       live,
       onRestart: (proxyServerId) => void tunnels.reopenAfterProxyRestart(proxyServerId),
+      liveness: proxyLiveness,
     }),
     blobGate: new BlobGate({ repo: transfersRepo, blobs, credentials }),
     blobSweeper,
@@ -234,6 +239,7 @@ export async function startMessaging(o: {
       await telemetry.stop();
       await blobSweeps.stop();
       await rolloutTicks.stop();
+      await proxySweeps.stop();
       // A scan still waiting fails when the hub stops, and that is written down before the database goes.
       const scans = driveScans.settled();
       await hub.stop();

@@ -65,6 +65,14 @@ export class ServersRepository {
     await this.db.update(servers).set({ ...this.sealed(values), updatedAt: new Date() }).where(eq(servers.id, id));
   }
 
+  /** A PROXY server called the console (ProxyLiveness); `started`: it said hello, so it is up since now. */
+  async heard(id: string, started = false): Promise<void> {
+    await this.db
+      .update(servers)
+      .set(started ? { heardAt: sql`now()`, upSince: sql`now()` } : { heardAt: sql`now()` })
+      .where(eq(servers.id, id));
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.delete(servers).where(eq(servers.id, id));
   }

@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import { badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { HubLog } from '../broker/hub-connection.js';
+import { PROXY_SILENCE_MS } from '../tunnels/proxy-liveness.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import type { DeviceCredentials } from '../enrollment/credentials.js';
 import type { ServerInsert, ServersRepository, ServerWithLoad } from './servers.repository.js';
@@ -36,6 +37,17 @@ function refuseBuiltInChanges(before: ServerWithLoad, values: ServerInsert) {
   if (changed.length > 0) throw badRequest(BUILT_IN_FIXED, Object.fromEntries(changed.map((f) => [f === 'organizationId' ? 'organization' : f, BUILT_IN_FIXED])));
 }
 
+/**
+ * A PROXY server's state from its own calls (ProxyLiveness), the same on every console: up since
+ * its last hello while it keeps calling; unreachable since its last call once it has been silent
+ * for PROXY_SILENCE_MS; null before its first call.
+ */
+function proxyConnection(row: Pick<ServerWithLoad, 'heardAt' | 'upSince'>, now = Date.now()): Server['connection'] {
+  if (!row.heardAt) return null;
+  if (now - row.heardAt.getTime() <= PROXY_SILENCE_MS) return { state: 'CONNECTED', since: (row.upSince ?? row.heardAt).toISOString(), error: null };
+  return { state: 'UNREACHABLE', since: row.heardAt.toISOString(), error: 'the proxy has not called the console since then' };
+}
+
 /** Server administration, assignment moves and the hub's connections (all realm ADMIN). */
 export class ServersService {
   constructor(
@@ -67,7 +79,7 @@ export class ServersService {
       hostKey: row.hostKey,
       builtIn: row.builtIn,
       connected: row.type === 'MESSAGE' ? (this.hub.isConnected(row.id) ?? false) : null,
-      connection: row.type === 'MESSAGE' ? this.connectionOf(row.id) : null,
+      connection: row.type === 'MESSAGE' ? this.connectionOf(row.id) : proxyConnection(row),
     };
   }
 

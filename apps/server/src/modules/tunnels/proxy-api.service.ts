@@ -8,6 +8,7 @@ import type { HubLog } from '../broker/hub-connection.js';
 import { safeEqual, type DeviceCredentials } from '../enrollment/credentials.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import type { DeviceRevocationsRepository } from './device-revocations.repository.js';
+import type { ProxyLiveness } from './proxy-liveness.js';
 import { isTunnelMapping } from './tunnel-mapping.js';
 import type { TunnelsRepository } from './tunnels.repository.js';
 
@@ -23,6 +24,8 @@ export interface ProxyApiDeps {
   live?: LiveChanges;
   /** A proxy (re)started and its tunnels were marked disconnected: the PERMANENT ones go up again. */
   onRestart?(proxyServerId: string): void;
+  /** Notes each call of a proxy: one silent too long is unreachable (issue 67). */
+  liveness?: ProxyLiveness;
 }
 
 /**
@@ -40,6 +43,7 @@ export class ProxyApiService {
     if (!/^[0-9a-f-]{36}$/i.test(serverId)) throw unauthenticated(REFUSED);
     const server = await this.deps.servers.account(serverId);
     if (!server || server.type !== 'PROXY' || !server.password || !safeEqual(password, server.password)) throw unauthenticated(REFUSED);
+    this.deps.liveness?.heard(serverId);
     return serverId;
   }
 
@@ -100,6 +104,7 @@ export class ProxyApiService {
 
   async hello(proxyServerId: string, domain: string): Promise<void> {
     await this.deps.servers.update(proxyServerId, { tunnelDomain: domain.toLowerCase() });
+    await this.deps.servers.heard(proxyServerId, true);
     for (const deviceId of await this.deps.repo.disconnectAllOf(proxyServerId)) this.deps.live?.device(deviceId, 'tunnels');
     this.deps.onRestart?.(proxyServerId);
   }

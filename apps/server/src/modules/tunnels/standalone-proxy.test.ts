@@ -17,12 +17,16 @@ describe('a standalone proxy', () => {
   const dirs: string[] = [];
   let s: MessagingSetup;
   let service: LocalService;
+  const services: LocalService[] = [];
   let proxy: StandaloneProxy;
   let admin: string;
   let deviceId: string;
   let proxyServerId: string;
   let cert: Buffer;
   const ports = { ssh: 0, https: 0, tcp: 0 };
+  let proxyEnv: Record<string, string>;
+  /** The EPHEMERAL tunnel moved to the standalone proxy. */
+  let moving: Tunnel;
 
   /** A GET through the standalone proxy's HTTPS ingress, trusting its certificate, by the name a browser would use. */
   const viaStandalone = (hostname: string) => ingressGetTls(ports.https, hostname, cert);
@@ -48,7 +52,7 @@ describe('a standalone proxy', () => {
     });
     expect(registered.status, await registered.clone().text()).toBe(201);
     proxyServerId = serverSchema.parse(await registered.json()).id;
-    proxy = await startStandaloneProxy({
+    proxyEnv = {
       FLEETLINK_CONSOLE_URL: s.tc.url,
       PROXY_SERVER_ID: proxyServerId,
       PROXY_PASSWORD: password,
@@ -62,12 +66,14 @@ describe('a standalone proxy', () => {
       PROXY_DOMAIN: DOMAIN,
       PROXY_TLS_CERT_FILE: tls.certFile,
       PROXY_TLS_KEY_FILE: tls.keyFile,
-    });
+    };
+    proxy = await startStandaloneProxy(proxyEnv);
     expect(proxy.publicKey).toBe(key.publicKey);
   });
   afterAll(async () => {
     await proxy?.stop();
     await service?.close();
+    for (const other of services) await other.close();
     await tearDown(s, { agents, dirs });
   });
 
@@ -93,7 +99,7 @@ describe('a standalone proxy', () => {
 
   it('takes the tunnels of a device moved to it, over HTTPS, and the old proxy lets them go', async () => {
     const create = await s.tc.api(`/api/device/${deviceId}/tunnel`, { method: 'POST', token: admin, json: { port: service.port, path: 'moving' } });
-    const tunnel = tunnelSchema.parse(await create.json());
+    const tunnel = (moving = tunnelSchema.parse(await create.json()));
     expect((await s.tc.api(`/api/device/${deviceId}/tunnel/${tunnel.id}/start`, { method: 'POST', token: admin })).status).toBe(200);
     const embeddedProxyId = s.tc.proxy!.serverId;
     expect((await status(tunnel)).mapping).toMatch(/^http:\/\/moving\.localhost:\d+$/);
@@ -123,6 +129,40 @@ describe('a standalone proxy', () => {
     expect(await proxyOf(second.id)).toBe(proxyServerId);
   });
 
+  it('killed (-9), its tunnels leave CONNECTED within 60 s and its card says Unreachable; back, a PERMANENT tunnel serves again by itself (issue 67)', async () => {
+    const lastingService = await startLocalService('Served after the proxy came back');
+    services.push(lastingService);
+    const create = await s.tc.api(`/api/device/${deviceId}/tunnel`, { method: 'POST', token: admin, json: { port: lastingService.port, path: 'lasting', mode: 'PERMANENT' } });
+    expect(create.status, await create.clone().text()).toBe(201);
+    const tunnel = tunnelSchema.parse(await create.json());
+    expect((await s.tc.api(`/api/device/${deviceId}/tunnel/${tunnel.id}/start`, { method: 'POST', token: admin })).status).toBe(200);
+    expect((await viaStandalone(`lasting.${DOMAIN}`)).status).toBe(200);
+    expect((await card()).connection).toMatchObject({ state: 'CONNECTED', error: null });
+
+    const killed = Date.now();
+    await new Promise<void>((resolve) => {
+      proxy.child.once('exit', () => resolve());
+      proxy.child.kill('SIGKILL');
+    });
+    await waitFor(async () => (await status(tunnel)).state === 'DISCONNECTED', 60_000, 'the killed proxy\'s tunnel shown disconnected');
+    const noticedMs = Date.now() - killed;
+    expect(noticedMs).toBeLessThan(60_000);
+    expect(noticedMs).toBeGreaterThan(25_000); // not before the proxy had a chance to call
+    expect(await status(tunnel)).toMatchObject({ state: 'DISCONNECTED', mapping: null });
+    expect((await status(moving)).state).toBe('DISCONNECTED');
+    expect((await card()).connection).toMatchObject({ state: 'UNREACHABLE', error: 'the proxy has not called the console since then' });
+
+    proxy = await startStandaloneProxy(proxyEnv);
+    await waitFor(async () => (await status(tunnel)).state === 'CONNECTED', 30_000, 'the PERMANENT tunnel connected again');
+    const page = await viaStandalone(`lasting.${DOMAIN}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h1>Served after the proxy came back</h1>');
+    expect((await card()).connection).toMatchObject({ state: 'CONNECTED' });
+    // The EPHEMERAL one stays down until someone connects it.
+    expect((await status(moving)).state).toBe('DISCONNECTED');
+    expect((await s.tc.api(`/api/device/${deviceId}/tunnel/${moving.id}/start`, { method: 'POST', token: admin })).status).toBe(200);
+  }, 120_000);
+
   it('ends a deleted device\'s SSH connection and ingress name within 2 s (issue 57)', async () => {
     expect((await viaStandalone(`moving.${DOMAIN}`)).status).toBe(200);
     const deleted = await s.tc.api(`/api/device/${deviceId}`, { method: 'DELETE', token: admin });
@@ -131,6 +171,10 @@ describe('a standalone proxy', () => {
     await waitFor(async () => (await viaStandalone(`moving.${DOMAIN}`)).status === 404 || undefined, 2000, 'the standalone proxy to forget the name');
     expect(Date.now() - from).toBeLessThan(2000);
   });
+
+  async function card() {
+    return serverSchema.parse(await (await s.tc.api(`/api/server/${proxyServerId}`, { token: admin })).json());
+  }
 
   async function status(t: Tunnel) {
     return tunnelSchema.parse(await (await s.tc.api(`/api/device/${deviceId}/tunnel/${t.id}`, { token: admin })).json()).status;

@@ -145,6 +145,21 @@ export class TunnelsRepository {
     return rows.map((r) => r.deviceId);
   }
 
+  /** The PROXY servers silent (no call, no hello) for longer than `ms` with tunnels still shown connected there. */
+  async silentProxiesServing(ms: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: servers.id })
+      .from(servers)
+      .where(
+        and(
+          eq(servers.type, 'PROXY'),
+          sql`coalesce(${servers.heardAt}, ${servers.createdAt}) < now() - make_interval(secs => ${ms / 1000})`,
+          sql`exists (select 1 from ${tunnels} where ${tunnels.proxyServerId} = ${servers.id} and ${tunnels.state} = 'CONNECTED')`,
+        ),
+      );
+    return rows.map((r) => r.id);
+  }
+
   /** A proxy restarted: nothing it served before is connected now. */
   /** The devices whose tunnels were connected there. */
   async disconnectAllOf(proxyServerId: string): Promise<string[]> {

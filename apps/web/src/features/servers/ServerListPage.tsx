@@ -10,8 +10,13 @@ import { useReloadServers, useServers } from './server-api';
 
 export const RELOAD_QUESTION = 'are you sure you want to recreate message servers connections?';
 
-/** What this console knows of its connection to a message server now, beside the status an administrator set. */
-export function connectionText(connection: Server['connection']): { text: string; color: string } {
+/**
+ * What this console knows of its connection to a message server now, or of a tunnel proxy's calls
+ * (issue 67), beside the status an administrator set.
+ */
+export function connectionText(server: Pick<Server, 'type' | 'connection'>): { text: string; color: string } {
+  const { connection } = server;
+  if (!connection && server.type === 'PROXY') return { text: 'Not heard from yet: start fleetlink-proxy with this server\'s id and password.', color: 'dimmed' };
   if (!connection) return { text: 'Not connected yet: Reload message servers connects this console to it.', color: 'dimmed' };
   const since = formatSince(new Date(connection.since));
   if (connection.state === 'CONNECTED') return { text: `Connected since ${since}`, color: 'green.8' };
@@ -20,7 +25,7 @@ export function connectionText(connection: Server['connection']): { text: string
 }
 
 function ServerCard({ server }: { server: Server }) {
-  const connection = server.type === 'MESSAGE' ? connectionText(server.connection) : undefined;
+  const connection = connectionText(server);
   return (
     <Card withBorder padding="md" data-testid="server-card">
       {/* Wraps: a long organization name beside the badges stays on the card on a phone (issue 59). */}
@@ -41,11 +46,9 @@ function ServerCard({ server }: { server: Server }) {
       <Text c="dimmed" size="sm">
         {serverLoadText(server)}
       </Text>
-      {connection ? (
-        <Text size="sm" c={connection.color} data-testid="server-connection">
-          {connection.text}
-        </Text>
-      ) : null}
+      <Text size="sm" c={connection.color} data-testid="server-connection">
+        {connection.text}
+      </Text>
       <Group justify="flex-end" mt="sm">
         <Anchor component={Link} to={`/servers/${server.id}`}>
           Edit server
