@@ -34,6 +34,8 @@ import { MembershipRepository } from './modules/organizations/membership.reposit
 import { OrganizationPolicy } from './modules/organizations/organization.policy.js';
 import { registerOrganizations } from './modules/organizations/organizations.module.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import type { ConsoleMetrics } from './modules/system/console-metrics.js';
+import { ServersRepository } from './modules/servers/servers.repository.js';
 import { LiveBus } from './modules/live/live-bus.js';
 import { registerLive } from './modules/live/live.routes.js';
 import { WebSocketUpgrades } from './lib/websocket-upgrades.js';
@@ -72,6 +74,14 @@ export interface AppDeps {
   webDist?: string;
   /** Message hub, broker and the services on them (servers, enrollment, metrics). */
   messaging?: Messaging;
+  /** The console's Prometheus metrics (issue 67): every answer is counted there. */
+  metrics?: ConsoleMetrics;
+}
+
+/** The MESSAGE servers registered, and how many of them this console's hub is connected to (readiness). */
+async function messageServersReached(messaging: Messaging, servers: ServersRepository): Promise<{ connected: number; total: number }> {
+  const message = (await servers.liveness()).filter((s) => s.type === 'MESSAGE');
+  return { connected: message.filter((s) => messaging.hub.isConnected(s.id) === true).length, total: message.length };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -124,6 +134,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // On the raw response, like helmet's own headers, so the provider's hijacked answers carry it too.
     if (req.protocol === 'https') reply.raw.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
+
+  const { metrics } = deps;
+  if (metrics) {
+    // By the route's pattern, not its URL: one series per route, whatever ids the URLs hold.
+    app.addHook('onResponse', async (req, reply) => {
+      metrics.httpAnswered(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
 
   await registerOpenApi(app, { publicUrl: env.PUBLIC_URL });
 
@@ -218,6 +236,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     organizationGrants: env.OIDC_ORG_MAP,
     audit,
   });
+  const { messaging } = deps;
+  const serversRepo = new ServersRepository(database.db, deps.box);
   await app.register(
     async (api) => {
       registerAuth(api, { verifier: deps.verifier, apiTokens, onAuthenticated: (p) => users.seen(p) });
@@ -226,6 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(systemRoutes, {
         publicConfig: deps.publicConfig,
         checkDatabase: async () => void (await database.db.execute(sql`select 1`)),
+        messageServers: messaging && (() => messageServersReached(messaging, serversRepo)),
       });
       // Feature modules: each gets the database and the one policy that decides access.
       const devices = devicesModule(database.db, deps.box, policy, audit, env.TUNNEL_DOMAIN, deps.messaging?.accounts);
@@ -237,7 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
       await api.register(jobsRoutes, { service: jobs });
       await alerts.register(api);
-      if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy, rateLimitStore: rateLimits.store('enroll') });
+      if (deps.messaging) await api.register(messagingRoutes, { messaging: deps.messaging, policy, rateLimitStore: rateLimits.store('enroll'), metrics: deps.metrics });
     },
     { prefix: '/api' },
   );

@@ -23,6 +23,8 @@ import { keepDataDirPrivate } from './modules/system/private-data-dir.js';
 import { removeConsoleAddress, writeConsoleAddress } from './modules/system/console-address.js';
 import { openSecretsAtRest } from './modules/system/secrets-at-rest.js';
 import { loadOrCreateSecrets, publicJwks } from './idp/secrets.js';
+import { ConsoleMetrics } from './modules/system/console-metrics.js';
+import { startMetricsListener, type MetricsListener } from '@fleetlink/contract/metrics-listener';
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -38,6 +40,9 @@ export interface RunningConsole {
   proxy?: { running: RunningProxy; serverId: string };
   /** The built-in provider's seeded accounts and where their passwords come from, for the start banner. */
   seededPasswords?: SeededPassword[];
+  /** The console's Prometheus metrics, and the listener serving them when METRICS_PORT is set. */
+  metrics: ConsoleMetrics;
+  metricsListener?: MetricsListener;
   close(): Promise<void>;
 }
 
@@ -65,6 +70,8 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
   let app: FastifyInstance | undefined;
   let proxy: { running: RunningProxy; serverId: string } | undefined;
   let seededPasswords: SeededPassword[] | undefined;
+  let metricsListener: MetricsListener | undefined;
+  const metrics = new ConsoleMetrics();
   try {
     const issuer = issuerOf(env);
     let idp;
@@ -102,6 +109,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       localJwks,
     });
     messaging = await startMessaging({ env, database, box, log: pino(loggerOptions(env.LOG_LEVEL, 'messaging')) });
+    metrics.watch({ database, hub: messaging.hub, servers: new ServersRepository(database.db, box) });
     app = await buildApp({
       env,
       database,
@@ -115,8 +123,18 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
         roleMapping,
       },
       messaging,
+      metrics,
     });
     await app.listen({ port: env.PORT, host: env.HOST });
+    if (env.METRICS_PORT) {
+      metricsListener = await startMetricsListener({
+        host: env.METRICS_HOST,
+        port: env.METRICS_PORT,
+        token: env.METRICS_TOKEN,
+        text: () => metrics.text(),
+        contentType: metrics.registry.contentType,
+      });
+    }
     // After the console listens: the proxy signs in to its API as any proxy does.
     if (env.TUNNEL_SSH_PORT) {
       proxy = await startEmbeddedProxy({ db: database.db, box, env, servers: new ServersRepository(database.db, box), log: pino(loggerOptions(env.LOG_LEVEL, 'proxy')) });
@@ -131,9 +149,12 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
       messaging,
       proxy,
       seededPasswords,
+      metrics,
+      metricsListener,
       async close() {
         removeConsoleAddress(env.DATA_DIR);
         await Promise.all(tasks.map((t) => t.stop()));
+        await metricsListener?.close();
         await proxy?.running.close();
         await listening.close();
         await messaging?.stop();
@@ -142,6 +163,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
     };
   } catch (err) {
     await Promise.all(tasks.map((t) => t.stop()));
+    await metricsListener?.close();
     await app?.close().catch(() => {});
     await messaging?.stop().catch(() => {});
     await database.close().catch(() => {});

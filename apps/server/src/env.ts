@@ -156,6 +156,17 @@ const envSchema = z
     DEVICE_PING_SECONDS: z.coerce.number().int().min(1).default(300),
     /** Agent enrollment attempts per client address and minute. */
     ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    /**
+     * Enrollments one console works on at once (issue 67); past it agents are answered 503 with a
+     * Retry-After of 5 to 30 s, so a fleet coming back together waits instead of piling up.
+     */
+    ENROLL_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
+    /** Serves Prometheus metrics at /metrics on this port (issue 67), a listener of its own, off the public API; unset: none. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** The address the metrics listener binds to; anything but loopback needs METRICS_TOKEN. */
+    METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /** A bearer token a scraper must send (`Authorization: Bearer …`); at least 16 characters. */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     /** Largest file a person may upload to a device, in bytes (the answer past it is 413). */
     UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).default(UPLOAD_MAX_BYTES_DEFAULT),
     /** Seconds between sweeps of blobs nobody will fetch any more (expired or left by a crash). */
@@ -277,6 +288,10 @@ const envSchema = z
     path: ['TUNNEL_TLS_KEY_FILE'],
     message: 'TUNNEL_TLS_CERT_FILE and TUNNEL_TLS_KEY_FILE go together: set both for HTTPS tunnels, or neither',
   })
+  .refine((e) => !e.METRICS_PORT || e.METRICS_TOKEN || listensOnLoopbackOnly({ HOST: e.METRICS_HOST }), {
+    path: ['METRICS_TOKEN'],
+    message: 'METRICS_TOKEN must be set when METRICS_HOST is not a loopback address: the metrics would be open to anyone who can reach it',
+  })
   .refine((e) => !e.SMTP_URL || e.CONTACT_TO, { path: ['CONTACT_TO'], message: 'CONTACT_TO must be set when SMTP_URL is: it is where contact messages are mailed' })
   .transform((e) => {
     const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
@@ -303,7 +318,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 }
 
 /** Whether the console listens on loopback only (127.0.0.0/8, ::1, localhost), out of other machines' reach. */
-export const listensOnLoopbackOnly = (env: Pick<Env, 'HOST'>) => {
+export const listensOnLoopbackOnly = (env: { HOST: string }): boolean => {
   const host = env.HOST.toLowerCase().replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 };

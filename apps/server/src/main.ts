@@ -13,6 +13,10 @@ async function main() {
     const scheme = env.TUNNEL_TLS_CERT_FILE ? 'https' : 'http';
     lines.push(`  tunnel proxy: SSH on ${env.TUNNEL_SSH_HOST}:${sshPort}, HTTP tunnels at ${scheme}://{path}.${env.TUNNEL_DOMAIN}:${httpPort}`);
   }
+  if (running.metricsListener) {
+    const { address, port } = running.metricsListener.address;
+    lines.push(`  metrics: http://${address.includes(':') ? `[${address}]` : address}:${port}/metrics${env.METRICS_TOKEN ? ' (bearer METRICS_TOKEN)' : ''}`);
+  }
   if (running.seededPasswords) lines.push(...accountLines(running.seededPasswords, env));
   process.stdout.write(lines.join('\n') + '\n');
 

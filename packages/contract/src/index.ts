@@ -11,6 +11,7 @@ export * from './http/invoices.js';
 export * from './http/contact.js';
 export * from './format-invoice.js';
 export * from './http/servers.js';
+export * from './http/readiness.js';
 export * from './forms/command-form.js';
 export * from './http/commands.js';
 export * from './http/files.js';

@@ -27,6 +27,8 @@ export interface Database {
   locks: ConsoleLocks;
   /** Changes other consoles of this database must hear of. */
   notices: ChangeNotices;
+  /** PostgreSQL's connection pool, for its figures (the console's metrics); PGlite has none. */
+  pool?: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
       kind: 'postgres',
       locks,
       notices,
+      pool,
       close: async () => {
         await notices.close();
         await closePools();

@@ -22,6 +22,7 @@ const ACCOUNTS = {
  */
 const PUBLIC = [
   'GET /api/health',
+  'GET /api/ready',
   'GET /api/config',
   // Agents: the installation key once, then the device's id and MQTT password.
   'POST /api/agent/enroll',

@@ -18,9 +18,10 @@ import { enrollmentRoutes, metricsRoutes, serverRoutes } from './servers.js';
 import { transferRoutes } from './transfers.js';
 import { tunnelRoutes } from './tunnels.js';
 
-/** Liveness, the SPA's settings and the signed-in user. */
+/** Liveness, readiness, the SPA's settings and the signed-in user. */
 export const systemInfoRoutes = {
   health: { method: 'GET', path: '/api/health' },
+  ready: { method: 'GET', path: '/api/ready', errors: [503] },
   config: { method: 'GET', path: '/api/config' },
   me: { method: 'GET', path: '/api/me', role: 'LOGIN' },
 } as const;

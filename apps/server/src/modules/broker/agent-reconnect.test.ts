@@ -48,9 +48,10 @@ describe.skipIf(process.platform !== 'linux')('agent while the broker is away', 
       samples.push(rssMb(pid));
     }
     const attempts = agent.output().split('\n').filter((l) => l.includes('"connection error"')).length - attemptsBefore;
-    // Retried all along, at most about once a second with the 1 s cap (jitter ±20 %).
-    expect(attempts).toBeGreaterThanOrEqual(Math.floor(OUTAGE_MS / 1000 / 2));
-    expect(attempts).toBeLessThanOrEqual(Math.ceil((OUTAGE_MS / 1000) * 1.5) + 2);
+    // Retried all along, each wait anywhere in [0, 1 s) with the 1 s cap (full jitter, issue 67):
+    // about two a second, never a tight loop.
+    expect(attempts).toBeGreaterThanOrEqual(Math.floor(OUTAGE_MS / 1000));
+    expect(attempts).toBeLessThanOrEqual(Math.ceil((OUTAGE_MS / 1000) * 3));
     // Flat: nothing queued or leaked per attempt. The second half grows no more than GC noise.
     const half = Math.floor(samples.length / 2);
     const firstHalfMax = Math.max(...samples.slice(0, half));

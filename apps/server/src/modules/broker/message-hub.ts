@@ -64,6 +64,8 @@ export class MessageHub {
   private readonly startedAt = new Date();
   /** Device messages (telemetry; not replies) handled here, and dropped as not valid or failing. */
   private readonly counts = { handled: 0, dropped: 0 };
+  /** The dropped ones by why (the console's metrics, issue 67). */
+  private readonly droppedBy = { 'not JSON': 0, 'not valid': 0, 'not handled': 0 };
   private connections = new Map<string, HubConnection>();
   private readonly pending = new Map<string, PendingRequest>();
   handler?: DeviceTrafficHandler;
@@ -192,6 +194,16 @@ export class MessageHub {
     return { id: this.instanceId, startedAt: this.startedAt.toISOString(), telemetry: { ...this.counts } };
   }
 
+  /** Device messages handled, and dropped by why, since this console started. */
+  telemetryCounts(): { handled: number; droppedBy: Readonly<Record<'not JSON' | 'not valid' | 'not handled', number>> } {
+    return { handled: this.counts.handled, droppedBy: this.droppedBy };
+  }
+
+  private drop(why: keyof MessageHub['droppedBy']) {
+    this.counts.dropped++;
+    this.droppedBy[why]++;
+  }
+
   private onMessage(serverId: string, topic: string, payload: Buffer) {
     const parsed = parseTopic(topic);
     // Empty payloads clear retained messages (an agent leaving a server after a migration).
@@ -201,14 +213,14 @@ export class MessageHub {
       if (payload.length > MQTT_MAX_PAYLOAD_BYTES) throw new Error('payload too large');
       data = JSON.parse(payload.toString('utf8'));
     } catch (err) {
-      if (parsed.kind !== 'reply') this.counts.dropped++;
+      if (parsed.kind !== 'reply') this.drop('not JSON');
       this.deps.log.warn({ serverId, topic, err: (err as Error).message }, 'device message dropped: not JSON');
       return;
     }
     if (parsed.kind === 'reply') return this.onReply(serverId, parsed.deviceId, topic, data);
     const result = schemas[parsed.kind].safeParse(data);
     if (!result.success) {
-      this.counts.dropped++;
+      this.drop('not valid');
       this.deps.log.warn({ serverId, topic, issue: result.error.issues[0]?.message }, 'device message dropped: not valid');
       return;
     }
@@ -220,7 +232,7 @@ export class MessageHub {
     this.work.run(parsed.deviceId, () => handler.handle(serverId, parsed.deviceId, message)).then(
       () => void this.counts.handled++,
       (err: Error) => {
-        this.counts.dropped++;
+        this.drop('not handled');
         this.deps.log.warn({ serverId, topic, err: err.message }, 'device message could not be handled');
       },
     );

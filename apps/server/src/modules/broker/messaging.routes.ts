@@ -12,15 +12,22 @@ import { monitorsRoutes } from '../monitors/monitors.routes.js';
 import { metricsRoutes } from '../telemetry/metrics.routes.js';
 import { proxyApiRoutes } from '../tunnels/proxy-api.routes.js';
 import { tunnelsRoutes } from '../tunnels/tunnels.routes.js';
+import type { ConsoleMetrics } from '../system/console-metrics.js';
 import type { Messaging } from './messaging.js';
 
 /** Routes of servers, agent enrollment, commands, files, transfers, monitors, tunnels (and the proxies' API), metrics, bundles and releases. */
-export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy; rateLimitStore: FastifyRateLimitStoreCtor }> = async (
+export const messagingRoutes: FastifyPluginAsync<{ messaging: Messaging; policy: OrganizationPolicy; rateLimitStore: FastifyRateLimitStoreCtor; metrics?: ConsoleMetrics }> = async (
   app,
-  { messaging, policy, rateLimitStore },
+  { messaging, policy, rateLimitStore, metrics },
 ) => {
   await app.register(serversRoutes, { service: messaging.servers });
-  await app.register(enrollmentRoutes, { service: messaging.enrollment, perMinute: messaging.enrollPerMinute, store: rateLimitStore });
+  await app.register(enrollmentRoutes, {
+    service: messaging.enrollment,
+    perMinute: messaging.enrollPerMinute,
+    concurrency: messaging.enrollConcurrency,
+    store: rateLimitStore,
+    onRefused: metrics && ((status) => metrics.enrollmentRefused(status)),
+  });
   await app.register(commandsRoutes, { service: messaging.commands });
   await app.register(filesRoutes, { files: messaging.files, scans: messaging.driveScans });
   await app.register(transfersRoutes, { service: messaging.transfers, uploadMaxBytes: messaging.uploadMaxBytes });

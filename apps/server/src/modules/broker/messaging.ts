@@ -83,6 +83,7 @@ export interface Messaging {
   /** Where the services tell what changed, for the pages' live updates. */
   live: LiveBus;
   enrollPerMinute: number;
+  enrollConcurrency: number;
   stop(): Promise<void>;
 }
 
@@ -234,6 +235,7 @@ export async function startMessaging(o: {
     telemetry: telemetryRepo,
     live,
     enrollPerMinute: env.ENROLL_RATE_LIMIT,
+    enrollConcurrency: env.ENROLL_CONCURRENCY,
     async stop() {
       brokerRevocations?.stop();
       await telemetry.stop();

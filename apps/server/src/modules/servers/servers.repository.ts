@@ -1,7 +1,7 @@
 import type { ServerStatus, ServerType } from '@fleetlink/contract';
 import { and, asc, count, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { Db, DbExecutor } from '../../db/client.js';
-import { deviceServers, organizations, servers } from '../../db/schema/index.js';
+import { deviceServers, devices, organizations, servers } from '../../db/schema/index.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { sealedAs } from '../system/secrets-at-rest.js';
 
@@ -63,6 +63,21 @@ export class ServersRepository {
 
   async update(id: string, values: Partial<ServerInsert>): Promise<void> {
     await this.db.update(servers).set({ ...this.sealed(values), updatedAt: new Date() }).where(eq(servers.id, id));
+  }
+
+  /** Every server's type and, for a proxy, its last call: what the metrics' server_up reads. */
+  liveness(): Promise<Pick<ServerRow, 'id' | 'type' | 'heardAt'>[]> {
+    return this.db.select({ id: servers.id, type: servers.type, heardAt: servers.heardAt }).from(servers);
+  }
+
+  /** Online devices per MESSAGE server they are assigned to (the metrics' devices_online). */
+  async onlineDevicesByServer(): Promise<{ serverId: string; online: number }[]> {
+    return this.db
+      .select({ serverId: deviceServers.serverId, online: count() })
+      .from(deviceServers)
+      .innerJoin(servers, and(eq(servers.id, deviceServers.serverId), eq(servers.type, 'MESSAGE')))
+      .innerJoin(devices, and(eq(devices.id, deviceServers.deviceId), eq(devices.online, true)))
+      .groupBy(deviceServers.serverId);
   }
 
   /** A PROXY server called the console (ProxyLiveness); `started`: it said hello, so it is up since now. */

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from '../../env.js';
+import { freePort } from '../../testing/test-console.js';
+import { embeddedSetup, memberDevice, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+
+const TOKEN = 'metrics-token-for-the-test';
+
+/** One sample's value from Prometheus text: `name{labels} value`, labels in the order given. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z0-9_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (m?.[1] !== name) continue;
+    const has = (m[2] ?? '').split(',');
+    if (want.every((w) => has.includes(w))) return Number(m[3]);
+  }
+  return undefined;
+}
+
+/**
+ * Issue 67: the console's Prometheus metrics on a listener of its own (with METRICS_TOKEN), its
+ * readiness for a load balancer, and enrollments asked to wait past ENROLL_CONCURRENCY, on a real
+ * console with the built-in broker and proxy and a real agent.
+ */
+describe('console metrics and readiness', () => {
+  let s: MessagingSetup;
+  const cleanup = { agents: [] as AgentProcess[], dirs: [] as string[] };
+  let admin: string;
+  let metricsUrl: string;
+
+  beforeAll(async () => {
+    s = await embeddedSetup({
+      ...{ METRICS_PORT: String(await freePort()), METRICS_TOKEN: TOKEN, ENROLL_CONCURRENCY: '1', ENROLL_RATE_LIMIT: '1000' },
+      ...{ TUNNEL_SSH_PORT: String(await freePort()), TUNNEL_HTTP_PORT: String(await freePort()) },
+    });
+    ({ admin } = await onlineMemberDevice(s, 'measured', cleanup));
+    metricsUrl = `http://127.0.0.1:${s.tc.metricsListener!.address.port}/metrics`;
+  }, 60_000);
+  afterAll(async () => tearDown(s, cleanup));
+
+  const scrape = async () => {
+    const res = await fetch(metricsUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return res.text();
+  };
+
+  it('answers only with the token, only at /metrics, and never on the public port', async () => {
+    expect((await fetch(metricsUrl)).status).toBe(401);
+    expect((await fetch(metricsUrl, { headers: { authorization: 'Bearer not-the-token-at-all' } })).status).toBe(401);
+    expect((await fetch(metricsUrl.replace('/metrics', '/'), { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    expect((await s.tc.api('/metrics')).status).toBe(404);
+  });
+
+  it('counts requests by route and status, devices online, servers up, messages, the event loop', async () => {
+    for (let i = 0; i < 3; i++) expect((await s.tc.api('/api/devices', { token: admin })).status).toBe(200);
+    const text = await scrape();
+    expect(sample(text, 'fleetlink_http_requests_total', { route: '/api/devices', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(3);
+    expect(sample(text, 'fleetlink_http_request_duration_seconds_count', { route: '/api/devices', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(3);
+    expect(sample(text, 'fleetlink_devices_online', { server: s.serverId })).toBe(1);
+    expect(sample(text, 'fleetlink_server_up', { server: s.serverId, type: 'MESSAGE' })).toBe(1);
+    expect(sample(text, 'fleetlink_server_up', { server: s.tc.proxy!.serverId, type: 'PROXY' })).toBe(1);
+    expect(sample(text, 'fleetlink_mqtt_messages_handled_total')).toBeGreaterThan(0);
+    expect(sample(text, 'fleetlink_mqtt_messages_dropped_total', { reason: 'not valid' })).toBe(0);
+    expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    // A URL's ids never make series of their own.
+    expect(text).not.toMatch(/route="\/api\/device\/[0-9a-f]{8}-/);
+  });
+
+  it('asks enrollments past ENROLL_CONCURRENCY to wait, with a Retry-After, and counts the refusals', async () => {
+    const device = await memberDevice(s.tc.database.db, 'crowd');
+    const enroll = () => s.tc.api('/api/agent/enroll', { method: 'POST', json: { deviceId: device.id, key: 'not-the-key-of-this-device' } });
+    // The first one is held inside the console (another enrollment of its device holds the device's
+    // lock), so it is in flight while the others come: ENROLL_CONCURRENCY is 1 here.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const holding = new Promise<void>((r) => (locked = r));
+    const lock = s.tc.database.locks.withLock(`device:${device.id}`, async () => {
+      locked();
+      await held;
+    });
+    await holding;
+    const first = enroll();
+    await waitFor(async () => (await enroll()).status === 503 || undefined, 10_000, 'the first enrollment in flight');
+    const busy = await Promise.all(Array.from({ length: 5 }, enroll));
+    release();
+    await lock;
+    expect((await first).status).toBe(403);
+    for (const r of busy) {
+      expect(r.status).toBe(503);
+      const seconds = Number(r.headers.get('retry-after'));
+      expect(seconds).toBeGreaterThanOrEqual(5);
+      expect(seconds).toBeLessThanOrEqual(30);
+      expect(((await r.json()) as { message: string }).message).toBe(`The console is enrolling many devices at once: try again in ${seconds} seconds.`);
+    }
+    // Its turn come, an enrollment is worked on again (and refused for its key).
+    expect((await enroll()).status).toBe(403);
+    const text = await scrape();
+    expect(sample(text, 'fleetlink_enrollment_refusals_total', { status: '503' })).toBeGreaterThanOrEqual(6);
+    expect(sample(text, 'fleetlink_enrollment_refusals_total', { status: '403' })).toBe(2);
+  });
+
+  it('says it is ready while the database and a message server answer, and not once the broker is gone', async () => {
+    const ready = await s.tc.api('/api/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', messageServers: { connected: 1, total: 1 } });
+    await s.tc.messaging!.broker!.stop();
+    let last: Response | undefined;
+    for (let i = 0; i < 50 && (last = await s.tc.api('/api/ready')).status !== 503; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(last!.status).toBe(503);
+    expect(await last!.json()).toEqual({ code: 'UNAVAILABLE', message: 'Not ready: this console is not connected to its message server.' });
+  });
+});
+
+describe('METRICS_* configuration', () => {
+  it('refuses metrics open on every interface without a token', () => {
+    expect(() => parseEnv({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toThrow(
+      new ConfigError(
+        'Invalid configuration: METRICS_TOKEN: METRICS_TOKEN must be set when METRICS_HOST is not a loopback address: the metrics would be open to anyone who can reach it',
+      ),
+    );
+    expect(parseEnv({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'x'.repeat(16) }).METRICS_HOST).toBe('0.0.0.0');
+    expect(parseEnv({ METRICS_PORT: '9464' }).METRICS_HOST).toBe('127.0.0.1');
+  });
+});
