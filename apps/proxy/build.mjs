@@ -23,7 +23,7 @@ export async function buildProxy() {
     logLevel: 'warning',
     // The proxy runs beside its node_modules: its dependencies load from there (ssh2 with its native
     // crypto, pino with its worker threads); only our TypeScript and the contract's are bundled.
-    external: ['ssh2', 'pino', 'zod'],
+    external: ['ssh2', 'pino', 'zod', 'prom-client'],
   });
   const dist = path.join(root, 'dist');
   mkdirSync(dist, { recursive: true });

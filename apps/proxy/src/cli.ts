@@ -5,6 +5,8 @@ import { parseProxyConfig, type ProxyConfig } from './config.js';
 import { ConsoleRefusal } from './console-client.js';
 import { generateHostKey, publicHostKey } from './host-key.js';
 import { ProxyStartError, startProxy } from './proxy.js';
+import { ProxyMetrics } from './proxy-metrics.js';
+import { startMetricsListener } from '@fleetlink/contract/metrics-listener';
 
 /**
  * `npx fleetlink-proxy` (or `npm run proxy`): a tunnel proxy on its own machine, configured by its
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
   const hostKey = loadHostKey(config.PROXY_HOST_KEY_FILE);
   const tls = config.PROXY_TLS_CERT_FILE ? { cert: readConfigFile(config.PROXY_TLS_CERT_FILE, 'PROXY_TLS_CERT_FILE'), key: readConfigFile(config.PROXY_TLS_KEY_FILE!, 'PROXY_TLS_KEY_FILE') } : undefined;
   const httpPort = config.PROXY_HTTP_PORT ?? (tls ? 8443 : 8080);
+  const metrics = config.PROXY_METRICS_PORT ? new ProxyMetrics() : undefined;
   const running = await startProxy({
     consoleUrl: config.FLEETLINK_CONSOLE_URL,
     serverId: config.PROXY_SERVER_ID,
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     domain: config.PROXY_DOMAIN,
     tls,
     log,
+    metrics,
   }).catch((err: unknown) => {
     throw new Error(startProblem(err, config));
   });
@@ -36,7 +40,19 @@ async function main(): Promise<void> {
     `fleetlink-proxy: SSH on ${config.PROXY_SSH_HOST}:${running.sshPort} (host key ${publicHostKey(hostKey)}), ` +
       `HTTP tunnels at ${tls ? 'https' : 'http'}://{path}.${config.PROXY_DOMAIN}:${running.httpPort}, TCP tunnels at ${config.PROXY_DOMAIN}:${from}-${to}\n`,
   );
-  const stop = () => void running.close().then(() => process.exit(0));
+  const listener =
+    metrics &&
+    (await startMetricsListener({
+      host: config.PROXY_METRICS_HOST,
+      port: config.PROXY_METRICS_PORT!,
+      token: config.PROXY_METRICS_TOKEN,
+      text: () => metrics.text(),
+      contentType: metrics.registry.contentType,
+    }).catch((err: NodeJS.ErrnoException) => {
+      throw new Error(`The metrics listener cannot start on ${config.PROXY_METRICS_HOST}:${config.PROXY_METRICS_PORT} (${err.code ?? err.message}): set PROXY_METRICS_PORT to a free port.`);
+    }));
+  if (listener) process.stdout.write(`fleetlink-proxy: metrics at http://${config.PROXY_METRICS_HOST}:${listener.address.port}/metrics\n`);
+  const stop = () => void Promise.all([running.close(), listener?.close()]).then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

@@ -22,6 +22,10 @@ describe('a standalone proxy’s configuration', () => {
     expect(() => parseProxyConfig({ ...required, PROXY_TLS_CERT_FILE: 'cert.pem' })).toThrow(
       'Invalid configuration: PROXY_TLS_KEY_FILE: PROXY_TLS_CERT_FILE and PROXY_TLS_KEY_FILE go together: set both for HTTPS, or neither',
     );
+    expect(() => parseProxyConfig({ ...required, PROXY_METRICS_PORT: '9465', PROXY_METRICS_HOST: '0.0.0.0' })).toThrow(
+      'Invalid configuration: PROXY_METRICS_TOKEN: must be set when PROXY_METRICS_HOST is not a loopback address: the metrics would be open to anyone who can reach it',
+    );
+    expect(parseProxyConfig({ ...required, PROXY_METRICS_PORT: '9465' })).toMatchObject({ PROXY_METRICS_PORT: 9465, PROXY_METRICS_HOST: '127.0.0.1' });
   });
 });
 

@@ -2,6 +2,7 @@ import { tcpPortRangeSchema } from '@fleetlink/contract';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
+const isLoopback = (h: string) => ['localhost', '::1', '[::1]'].includes(h.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(h);
 const host = z.string().trim().min(1);
 
 /**
@@ -36,7 +37,17 @@ const configSchema = z
     /** A certificate (PEM, with its chain) and its key for the ingress: then it serves HTTPS. */
     PROXY_TLS_CERT_FILE: z.string().min(1).optional(),
     PROXY_TLS_KEY_FILE: z.string().min(1).optional(),
+    /** Serves Prometheus metrics at /metrics on this port, a listener of its own (issue 67); unset: none. */
+    PROXY_METRICS_PORT: port.optional(),
+    /** Where the metrics listener binds; anything but loopback needs PROXY_METRICS_TOKEN. */
+    PROXY_METRICS_HOST: host.default('127.0.0.1'),
+    /** A bearer token a scraper must send; at least 16 characters. */
+    PROXY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .refine((c) => !c.PROXY_METRICS_PORT || c.PROXY_METRICS_TOKEN || isLoopback(c.PROXY_METRICS_HOST), {
+    message: 'must be set when PROXY_METRICS_HOST is not a loopback address: the metrics would be open to anyone who can reach it',
+    path: ['PROXY_METRICS_TOKEN'],
   })
   .refine((c) => !c.PROXY_TLS_CERT_FILE === !c.PROXY_TLS_KEY_FILE, {
     message: 'PROXY_TLS_CERT_FILE and PROXY_TLS_KEY_FILE go together: set both for HTTPS, or neither',

@@ -7,6 +7,7 @@ import { addressAllowed, type CredentialCheck } from './access.js';
 import { remember } from './bounded-map.js';
 import { asSocket, ChannelAgent } from './channel-agent.js';
 import type { ProxyLog } from './log.js';
+import type { ProxyMeter } from './proxy-metrics.js';
 import { errorPage, pageTexts } from './pages.js';
 import { openChannel, type HttpTunnel, type TunnelTable } from './tunnel-table.js';
 
@@ -18,6 +19,7 @@ export interface IngressOptions {
   isKnownHost(hostname: string): Promise<boolean>;
   /** A certificate and its key (PEM): the ingress then serves HTTPS. */
   tls?: { cert: Buffer; key: Buffer };
+  meter?: ProxyMeter;
 }
 
 type Refusal = { status: number; message: string; challenge?: string };
@@ -36,13 +38,17 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
   const knownHosts = new KnownHosts(o.isKnownHost);
   // Upgraded connections (WebSockets) are the server's no longer, but still keep it from closing.
   const upgraded = new Set<Duplex>();
-  const handler = (req: IncomingMessage, res: ServerResponse) => void serve(req, res);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (o.meter) res.once('finish', () => o.meter!.answered(res.statusCode));
+    void serve(req, res);
+  };
   const server = o.tls ? createTlsServer({ cert: o.tls.cert, key: o.tls.key, ...slowHeaderOptions() }, handler) : createServer(slowHeaderOptions(), handler);
   cutSlowRequests(server, (res) => {
     const page = errorPage(408, SLOW_BODY_MESSAGE);
     res.writeHead(page.status, { ...page.headers, 'content-length': Buffer.byteLength(page.body) }).end(page.body);
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head));
+  if (o.meter) server.on('connection', (socket: Socket) => o.meter!.connection(socket));
   // What Node cannot parse as HTTP gets the plain 400 it would send itself.
   server.on('clientError', (_err, socket) => (socket.writable ? socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n') : socket.destroy()));
 
@@ -148,6 +154,7 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
   }
 
   function refuse(res: ServerResponse, r: Refusal) {
+    o.meter?.refused('ingress');
     const page = errorPage(r.status, r.message);
     res.writeHead(page.status, { ...page.headers, ...(r.challenge ? { 'www-authenticate': r.challenge } : {}) });
     res.end(page.body);
@@ -156,6 +163,7 @@ export function createIngress(o: IngressOptions): { server: Server | TlsServer; 
 
   function refuseRaw(socket: Duplex, r: Refusal) {
     if (socket.destroyed) return;
+    o.meter?.refused('ingress');
     const page = errorPage(r.status, r.message);
     const headers = { ...page.headers, ...(r.challenge ? { 'www-authenticate': r.challenge } : {}), 'content-length': String(Buffer.byteLength(page.body)), connection: 'close' };
     socket.end(`HTTP/1.1 ${page.status} ${page.status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${page.body}`);

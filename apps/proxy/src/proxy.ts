@@ -4,6 +4,7 @@ import { CredentialCheck } from './access.js';
 import { ConsoleClient } from './console-client.js';
 import { createIngress } from './ingress.js';
 import type { ProxyLog } from './log.js';
+import type { ProxyMetrics } from './proxy-metrics.js';
 import { RevocationWatch } from './revocation-watch.js';
 import { createSshServer } from './ssh-server.js';
 import { TcpPorts, type PortRange } from './tcp-ports.js';
@@ -26,6 +27,8 @@ export interface ProxyOptions {
   /** A certificate and its key (PEM) for the ingress: tunnels are then at `https://{path}.{domain}`. */
   tls?: { cert: Buffer; key: Buffer };
   log: ProxyLog;
+  /** Its Prometheus metrics (the standalone proxy's PROXY_METRICS_PORT); none for the console's built-in one. */
+  metrics?: ProxyMetrics;
 }
 
 export interface RunningProxy {
@@ -59,13 +62,16 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const defaultPort = o.tls ? 443 : 80;
   const mappingOf = (at: { hostname: string } | { port: number }) =>
     'port' in at ? `${o.domain}:${at.port}` : `${scheme}://${at.hostname}${httpPort === defaultPort ? '' : `:${httpPort}`}`;
-  const tcp = new TcpPorts({ host: o.tcp.host, range: o.tcp.ports, maxPerDevice: o.tcp.maxPerDevice, log: o.log });
-  const { server: ssh, endAll: endSsh, endDevices, settled } = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, tcp, log: o.log, mappingOf, domain: o.domain });
+  const meter = o.metrics;
+  const tcp = new TcpPorts({ host: o.tcp.host, range: o.tcp.ports, maxPerDevice: o.tcp.maxPerDevice, log: o.log, meter });
+  const sshServer = createSshServer({ hostKey: o.hostKey, console: consoleApi, table, tcp, log: o.log, mappingOf, domain: o.domain, meter });
+  const { server: ssh, endAll: endSsh, endDevices, settled } = sshServer;
+  meter?.watch({ sshConnections: () => sshServer.connections(), tunnels: () => table.size });
   const isKnownHost = async (hostname: string) => {
     const at = tunnelAddress(hostname, o.domain);
     return !!at && consoleApi.hostKnown(at);
   };
-  const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost, tls: o.tls });
+  const { server: ingress, endAll: endIngress } = createIngress({ table, credentials: new CredentialCheck(), log: o.log, isKnownHost, tls: o.tls, meter });
   const started: NetServer[] = [];
   const revocations = new RevocationWatch({ read: (after) => consoleApi.revocations(after), who: 'proxy', log: o.log, endDevices, endAll: endSsh });
   try {

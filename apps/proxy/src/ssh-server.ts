@@ -4,6 +4,7 @@ import { allowList } from './access.js';
 import type { ConsoleClient } from './console-client.js';
 import { SignInDeadlines, socketOf } from './ssh-sign-in-deadlines.js';
 import type { ProxyLog } from './log.js';
+import type { ProxyMeter } from './proxy-metrics.js';
 import { NoTcpPort, type TcpListener, type TcpPorts } from './tcp-ports.js';
 import type { ActiveTunnel, TunnelTable } from './tunnel-table.js';
 
@@ -17,6 +18,7 @@ export interface SshServerOptions {
   domain: string;
   /** The public address of an HTTP tunnel (by host name) or a TCP one (by port), reported to the console as its mapping. */
   mappingOf(at: { hostname: string } | { port: number }): string;
+  meter?: ProxyMeter;
 }
 
 /** Whom a connection signs in as (or did), and whether that device has lost its channels since. */
@@ -41,7 +43,7 @@ type Forward = ActiveTunnel & { listener?: TcpListener };
  * only for a port the console knows as one of that device's tunnels; anything else is refused and
  * logged, and no shell or other channel is ever opened.
  */
-export function createSshServer(o: SshServerOptions): { server: Server; endAll(): void; endDevices(deviceIds: Set<string>): void; settled(): Promise<void> } {
+export function createSshServer(o: SshServerOptions): { server: Server; endAll(): void; endDevices(deviceIds: Set<string>): void; settled(): Promise<void>; connections(): number } {
   // Each connection until it has closed and its tunnels' disconnects are reported: a proxy that
   // stops ends them and waits for that, rather than leave a report half-way at a console that is
   // stopping too (its HTTP server would then wait out the keep-alive timeout).
@@ -88,6 +90,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
         },
         (err: Error) => {
           o.log.warn({ ...peer, username: ctx.username.slice(0, 64), err: err.message }, 'proxy: device sign-in refused');
+          o.meter?.refused('sign-in');
           ctx.reject();
         },
       );
@@ -120,6 +123,7 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
     async function open(device: string, bindAddr: string, bindPort: number): Promise<boolean> {
       const refuse = (reason: string) => {
         o.log.warn({ ...peer, deviceId: device, port: bindPort, err: reason }, 'proxy: forward refused');
+        o.meter?.refused('forward');
         return false;
       };
       if (forwards.has(bindPort)) return refuse(`Port ${bindPort} is forwarded already on this connection.`);
@@ -203,5 +207,6 @@ export function createSshServer(o: SshServerOptions): { server: Server; endAll()
       });
     },
     settled: async () => void (await Promise.all(connections.values())),
+    connections: () => connections.size,
   };
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { addressAllowed } from './access.js';
 import type { ProxyLog } from './log.js';
+import type { ProxyMeter } from './proxy-metrics.js';
 import { openChannel, type ActiveTunnel } from './tunnel-table.js';
 
 export interface PortRange {
@@ -41,7 +42,7 @@ export class TcpPorts {
   private readonly taken = new Set<number>();
   private readonly byTunnel = new Map<string, Served>();
 
-  constructor(private readonly o: { host: string; range: PortRange; maxPerDevice: number; log: ProxyLog }) {}
+  constructor(private readonly o: { host: string; range: PortRange; maxPerDevice: number; log: ProxyLog; meter?: ProxyMeter }) {}
 
   async open(tunnel: ActiveTunnel): Promise<TcpListener> {
     const current = this.byTunnel.get(tunnel.tunnelId);
@@ -113,8 +114,10 @@ export class TcpPorts {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => socket.destroy());
+      this.o.meter?.connection(socket);
       if (!addressAllowed(tunnel.allow, socket.remoteAddress)) {
         this.o.log.warn({ tunnelId: tunnel.tunnelId, address: socket.remoteAddress }, 'proxy: TCP connection refused by the allow-list');
+        this.o.meter?.refused('tcp');
         return void socket.destroy();
       }
       openChannel(tunnel, socket).then((channel) => {

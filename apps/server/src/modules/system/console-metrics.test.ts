@@ -1,21 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '../../env.js';
 import { freePort } from '../../testing/test-console.js';
+import { sample, scrape as scrapeMetrics } from './prometheus.test-support.js';
 import { embeddedSetup, memberDevice, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 
 const TOKEN = 'metrics-token-for-the-test';
-
-/** One sample's value from Prometheus text: `name{labels} value`, labels in the order given. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z0-9_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (m?.[1] !== name) continue;
-    const has = (m[2] ?? '').split(',');
-    if (want.every((w) => has.includes(w))) return Number(m[3]);
-  }
-  return undefined;
-}
 
 /**
  * Issue 67: the console's Prometheus metrics on a listener of its own (with METRICS_TOKEN), its
@@ -38,12 +27,7 @@ describe('console metrics and readiness', () => {
   }, 60_000);
   afterAll(async () => tearDown(s, cleanup));
 
-  const scrape = async () => {
-    const res = await fetch(metricsUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    return res.text();
-  };
+  const scrape = () => scrapeMetrics(metricsUrl, TOKEN);
 
   it('answers only with the token, only at /metrics, and never on the public port', async () => {
     expect((await fetch(metricsUrl)).status).toBe(401);

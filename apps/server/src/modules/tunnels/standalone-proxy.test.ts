@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
 import { embeddedSetup, enrollByHand, memberDevice, onlineMemberDevice, tearDown, tempDir, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { ingressGetTls, startLocalService, type LocalService } from './local-service.test-support.js';
+import { sample, scrape } from '../system/prometheus.test-support.js';
 import { hostKeyFile, runProxyToEnd, selfSignedCertificate, startStandaloneProxy, type StandaloneProxy } from './standalone-proxy.test-support.js';
 
 const DOMAIN = 'tunnels.test';
@@ -66,6 +67,7 @@ describe('a standalone proxy', () => {
       PROXY_DOMAIN: DOMAIN,
       PROXY_TLS_CERT_FILE: tls.certFile,
       PROXY_TLS_KEY_FILE: tls.keyFile,
+      PROXY_METRICS_PORT: String(await freePort()),
     };
     proxy = await startStandaloneProxy(proxyEnv);
     expect(proxy.publicKey).toBe(key.publicKey);
@@ -115,6 +117,24 @@ describe('a standalone proxy', () => {
     expect(s.tc.proxy!.running.tunnels).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect((await status(tunnel)).state).toBe('CONNECTED');
+  });
+
+  it('serves its own metrics on PROXY_METRICS_PORT: connections, tunnels, bytes, answers and refusals (issue 67)', async () => {
+    expect(proxy.output()).toContain(`fleetlink-proxy: metrics at http://127.0.0.1:${proxyEnv.PROXY_METRICS_PORT}/metrics`);
+    expect((await viaStandalone(`moving.${DOMAIN}`)).status).toBe(200);
+    expect((await viaStandalone(`nobody.${DOMAIN}`)).status).toBe(404);
+    const url = `http://127.0.0.1:${proxyEnv.PROXY_METRICS_PORT}/metrics`;
+    const text = await waitFor(async () => {
+      const t = await scrape(url);
+      return (sample(t, 'fleetlink_proxy_bytes_total', { direction: 'out' }) ?? 0) > 0 && t;
+    }, 10_000, 'the ingress connections closed and counted');
+    expect(sample(text, 'fleetlink_proxy_ssh_connections')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'fleetlink_proxy_tunnels')).toBe(1);
+    expect(sample(text, 'fleetlink_proxy_http_requests_total', { status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'fleetlink_proxy_http_requests_total', { status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'fleetlink_proxy_refusals_total', { kind: 'ingress' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'fleetlink_proxy_bytes_total', { direction: 'in' })).toBeGreaterThan(0);
+    expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
   });
 
   it('gets new devices like message servers do: the least loaded by devices / capacity', async () => {
