@@ -118,6 +118,8 @@ const envSchema = z
     DOMAIN_CHECK_INTERVAL: z.coerce.number().int().min(1).default(300),
     /** Port of the built-in MQTT broker (Aedes); 0 disables it. */
     MQTT_EMBEDDED_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
+    /** Device connections the built-in broker takes a second (issue 67); past it they are refused as 'server unavailable' and agents try again after a random wait. */
+    MQTT_CONNECT_RATE: z.coerce.number().int().min(1).max(1_000_000).default(500),
     /** Address the built-in broker listens on and agents are told to connect to. */
     MQTT_EMBEDDED_HOST: z.string().trim().min(1).default('127.0.0.1'),
     /** SSH port of the built-in tunnel proxy, which agents open their tunnels to; 0 disables the proxy. */

@@ -194,7 +194,8 @@ export interface MosquittoProcess {
   admin: { username: string; password: string };
   port: number;
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /** SIGTERM by default; SIGKILL as a crash ends it (bench/faults.ts). */
+  stop(signal?: NodeJS.Signals): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -232,13 +233,13 @@ export async function startMosquitto(bin: string, port: number): Promise<Mosquit
       await waitFor(async () => child!.exitCode !== null || (await portOpen(port)), 5000, 'mosquitto to start');
       if (child.exitCode !== null) throw new Error(`mosquitto exited: ${log}`);
     },
-    async stop() {
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
       const c = child;
       child = undefined;
       if (!c || c.exitCode !== null) return;
       await new Promise<void>((resolve) => {
         c.once('exit', () => resolve());
-        c.kill('SIGTERM');
+        c.kill(signal);
       });
     },
     async dispose() {

@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { Duplex } from 'node:stream';
 import { agentClientId, isOwnTopic, MQTT_MAX_PACKET_BYTES } from '@fleetlink/contract';
+import { TokenBucket } from '../../lib/token-bucket.js';
 import { MqttPacketLimit } from './mqtt-packet-limit.js';
 
 /** Who a broker connection is, once authenticated. */
@@ -10,6 +11,8 @@ export type BrokerIdentity = { kind: 'console' } | { kind: 'device'; deviceId: s
 /** How the embedded broker checks accounts: the console's own, and each device's (from the database). */
 export interface BrokerAccounts {
   authenticate(username: string, password: string): Promise<BrokerIdentity | undefined>;
+  /** The console's own username: its connections never wait for the connection rate. */
+  consoleUsername?: string;
 }
 
 export interface BrokerLog {
@@ -36,10 +39,25 @@ export class EmbeddedBroker {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private readonly identities = new WeakMap<object, BrokerIdentity>();
+  private readonly connectRate?: TokenBucket;
+  private rateSaidAt = 0;
 
   constructor(
-    private readonly opts: { host: string; port: number; accounts: BrokerAccounts; log: BrokerLog },
-  ) {}
+    private readonly opts: {
+      host: string;
+      port: number;
+      accounts: BrokerAccounts;
+      log: BrokerLog;
+      /**
+       * Device connections taken a second (issue 67); past it they are refused as 'server
+       * unavailable' before their account is even read, and agents try again after a random wait:
+       * a fleet that comes back together is taken in at this pace instead of all at once.
+       */
+      connectPerSecond?: number;
+    },
+  ) {
+    if (opts.connectPerSecond) this.connectRate = new TokenBucket(opts.connectPerSecond);
+  }
 
   get port(): number {
     const addr = this.server?.address();
@@ -59,6 +77,14 @@ export class EmbeddedBroker {
       // died of a stack overflow (mcollina/mqemitter#204). Without a limit there is no queue.
       concurrency: 0,
       authenticate: (client, username, password, done) => {
+        if (this.connectRate && username !== accounts.consoleUsername && !this.connectRate.take()) {
+          // Said once a second at most: a fleet coming back is thousands of these.
+          if (Date.now() - this.rateSaidAt > 1000) {
+            this.rateSaidAt = Date.now();
+            log.warn({ perSecond: this.opts.connectPerSecond }, 'MQTT connections past MQTT_CONNECT_RATE are refused for now (server unavailable): agents come back after a random wait');
+          }
+          return done(refusal('Server unavailable', SERVER_UNAVAILABLE), false);
+        }
         accounts
           .authenticate(username ?? '', password?.toString('utf8') ?? '')
           .then((identity) => {

@@ -24,6 +24,8 @@ export async function startEmbeddedBroker(o: {
   servers: ServersRepository;
   credentials: DeviceCredentials;
   log: BrokerLog;
+  /** Device connections taken a second (MQTT_CONNECT_RATE). */
+  connectPerSecond?: number;
 }): Promise<{ broker: EmbeddedBroker; serverId: string }> {
   const account = await loadOrCreateSetting(o.db, o.box, 'embeddedConsoleAccount', () => ({
     username: 'fleetlink-console',
@@ -38,7 +40,9 @@ export async function startEmbeddedBroker(o: {
     host: o.host,
     port: o.port,
     log: o.log,
+    connectPerSecond: o.connectPerSecond,
     accounts: {
+      consoleUsername: account.username,
       async authenticate(username, password) {
         const deviceId = await o.credentials.verify(username, password);
         // Only devices assigned here: one moved to another message server has nothing left here.

@@ -102,7 +102,7 @@ export async function startMessaging(o: {
   const serversRepo = new ServersRepository(db, o.box);
   const credentials = await DeviceCredentials.open(db, o.box);
   const embedded = env.MQTT_EMBEDDED_PORT
-    ? await startEmbeddedBroker({ db, box: o.box, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log })
+    ? await startEmbeddedBroker({ db, box: o.box, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log, connectPerSecond: env.MQTT_CONNECT_RATE })
     : undefined;
   const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker, notices: o.database.notices });
   const revocations = new DeviceRevocationsRepository(db);
