@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { packAgentBundle } from '../apps/server/src/modules/releases/bundle-archives.test-support.js';
+import { installedAgentPid } from '../apps/server/src/modules/releases/installed-agent.test-support.js';
 import { admin } from './support/accounts';
 import { uploadBundle } from './support/bundles';
 import { useConsoleSuite } from './support/console-suite';
@@ -131,6 +132,19 @@ describe('agent downloads and self-update', () => {
     expect(updated.body.stdout).toMatch(/^Updating from 3.0.0 to 3.1.0/);
     await agentCardShows('3.1.0');
     await page.screenshot({ path: screenshotPath('summary-agent-updated.png'), fullPage: true });
+
+    // Killed as a crash or the out-of-memory killer would: its launcher starts it again, and the
+    // Agent card says how often and why (issue 67).
+    expect(await card(page, 'Agent').getByText('None', { exact: true }).count()).toBe(1);
+    process.kill(installedAgentPid(launcherPid)!, 'SIGKILL');
+    await withAgentLog(page, prefix, () =>
+      expect.poll(async () => {
+        await page.goto(summary);
+        await card(page, 'Agent').waitFor();
+        return card(page, 'Agent').getByText(/^1 \(last: killed by signal KILL at \d\d:\d\d\)$/).count();
+      }, { timeout: 60_000, interval: 2000 }).toBe(1),
+    );
+    await page.screenshot({ path: screenshotPath('summary-agent-restarted.png'), fullPage: true });
 
     await page.goto(`${suite.stack.url}/agent/releases`);
     const row = page.getByTestId('release-table').locator('tbody tr', { hasText: '3.1.0' });

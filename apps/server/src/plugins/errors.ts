@@ -2,6 +2,7 @@ import { ErrorCode, type ApiError } from '@fleetlink/contract';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.js';
 
 const codeForStatus: Record<number, ErrorCode> = {
   400: ErrorCode.BadRequest,
@@ -61,6 +62,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       const message = messageForFastifyCode[err.code] ?? err.message;
       return reply.code(status).send(body(codeForStatus[status] ?? ErrorCode.BadRequest, message));
+    }
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: err.message }, 'answered 503: the database is not reachable');
+      return reply.code(503).header('retry-after', '5').send(body(ErrorCode.Unavailable, DATABASE_UNAVAILABLE_MESSAGE));
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(status >= 500 ? status : 500).send(body(ErrorCode.Internal, 'Something went wrong on our side. Please try again.'));

@@ -67,6 +67,8 @@ function asPersonError(err: unknown, timeoutMs: number, texts: DeviceCallTexts):
     }
     case 'offline':
       return deviceUnavailable(texts.wentOffline);
+    case 'lost':
+      return new AppError(503, ErrorCode.Unavailable, err.message);
     case 'timeout': {
       const seconds = Math.round(timeoutMs / 1000);
       return deviceUnavailable(`The device did not answer within ${seconds} second${seconds === 1 ? '' : 's'}: it may have lost its connection.`);

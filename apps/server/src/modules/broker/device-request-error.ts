@@ -1,8 +1,13 @@
 import { ErrorCode } from '@fleetlink/contract';
 import { AppError } from '../../lib/app-error.js';
 
-/** Why a request to a device got no result. */
-export type DeviceRequestFailure = 'refused' | 'timeout' | 'offline';
+/**
+ * Why a request to a device got no result. `lost`: the console's connection to the device's message
+ * server dropped (a broker restart) before the answer came, so it cannot come (issue 67).
+ */
+export type DeviceRequestFailure = 'refused' | 'timeout' | 'offline' | 'lost';
+
+export const CONNECTION_LOST_MESSAGE = "The console's connection to the device's message server was lost before the device answered: try again in a moment.";
 
 /**
  * A request to a device that ended without a result. Callers that face a person (the command

@@ -23,6 +23,8 @@ export interface HubConnectionOptions {
   onMessage(serverId: string, topic: string, payload: Buffer): void;
   /** Set-up after each connect (dynamic-security roles); the connection counts as connected once it is done. */
   onConnect?(serverId: string): Promise<void>;
+  /** The session ended: answers to what was asked through it cannot arrive (a clean session keeps nothing). */
+  onLost?(connection: HubConnection): void;
 }
 
 /** Reconnects start after a second and double up to a minute while the server stays away. */
@@ -126,6 +128,7 @@ export class HubConnection {
     this.client.on('close', () => {
       this.ready = false;
       this.failPending(new ConnectionLostError(`the connection to ${url} was lost`));
+      opts.onLost?.(this);
     });
     this.client.on('offline', () => this.becameUnreachable(this.current.error ?? 'connection lost'));
     // mqtt.js waits reconnectPeriod before each attempt (read when it sets the attempt's timer):

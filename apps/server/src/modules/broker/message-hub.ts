@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import type { ChangeNotices } from '../../db/change-notices.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
-import { DeviceRequestError } from './device-request-error.js';
+import { CONNECTION_LOST_MESSAGE, DeviceRequestError } from './device-request-error.js';
 import { DeviceWorkQueue } from './device-work-queue.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
 import { ConnectionLostError, HubConnection, type ConnectionState, type HubLog } from './hub-connection.js';
@@ -110,6 +110,7 @@ export class MessageHub {
         log: this.deps.log,
         onMessage: (serverId, topic, payload) => this.onMessage(serverId, topic, payload),
         onConnect: dynsec ? (): Promise<void> => this.setUpDynsec(connection, row.username ?? '') : undefined,
+        onLost: (lost) => this.failPendingVia(lost),
       });
       this.connections.set(row.id, connection);
     }
@@ -270,6 +271,19 @@ export class MessageHub {
     }
   }
 
+  /**
+   * The connection went down: what was asked through it fails now with the reason (a broker
+   * restart), not at its deadline, which for a file transfer is an hour away.
+   */
+  private failPendingVia(connection: HubConnection) {
+    for (const [id, p] of this.pending) {
+      if (p.via !== connection) continue;
+      clearTimeout(p.timer);
+      this.pending.delete(id);
+      p.reject(new DeviceRequestError('lost', CONNECTION_LOST_MESSAGE));
+    }
+  }
+
   /** The connection to the device's assigned message server. */
   async connectionOf(deviceId: string): Promise<HubConnection> {
     const assigned = (await this.deps.servers.assignments(deviceId)).find((s) => s.type === 'MESSAGE');
@@ -302,7 +316,7 @@ export class MessageHub {
         this.pending.delete(envelope.id);
         reject(new DeviceRequestError('timeout', 'The device did not answer in time.'));
       }, timeoutMs);
-      this.pending.set(envelope.id, { deviceId, resolve, reject, timer });
+      this.pending.set(envelope.id, { deviceId, via: connection, resolve, reject, timer });
     });
     // The deadline can pass while the publish itself is still waiting on a stalled broker: the
     // caller gets whichever comes first, and neither promise is ever left without a handler.
@@ -378,6 +392,8 @@ export class MessageHub {
 interface PendingRequest {
   /** The device the request went to: the only one whose answer counts. */
   deviceId: string;
+  /** The connection it was sent through: its answer comes back only through it. */
+  via: HubConnection;
   resolve(v: unknown): void;
   reject(e: Error): void;
   timer: NodeJS.Timeout;

@@ -227,6 +227,8 @@ function failureReason(err: unknown, seconds: number): string {
       return err.deviceMessage ?? err.message;
     case 'offline':
       return 'The device went offline while the command ran: its answer is lost.';
+    case 'lost':
+      return "The console's connection to the device's message server was lost while the command ran: its answer is lost.";
     case 'timeout':
       return `The device did not answer within ${seconds} seconds: it may have lost its connection.`;
   }
