@@ -361,15 +361,28 @@ try {
     }
     log(`  ${phase.part}: every device back ${phase.allBackMs === undefined ? 'NOT within the deadline' : `${(phase.allBackMs / 1000).toFixed(1)} s`} after the restart; the tunnel serving ${phase.tunnelBackMs === undefined ? 'NOT again' : `${(phase.tunnelBackMs / 1000).toFixed(1)} s`} after it`);
   };
+  /** A ping job to every device of the fleet, asked for right after each kill (retried while the console cannot take it). */
+  const jobs: { part: string; id: string }[] = [];
+  const startJob = async (part: string) => {
+    for (let tries = 0; tries < 60; tries++) {
+      const res = await api('/api/jobs', { method: 'POST', json: { command: { name: 'ping', parameters: [] }, target: { kind: 'organization', organizationId: org } } }).catch(() => undefined);
+      if (res?.status === 201) return void jobs.push({ part, id: ((await res.json()) as { id: string }).id });
+      await sleep(500);
+    }
+    log(`  a job could not be made after the kill of ${part}`);
+  };
   const kill = async (part: string, doKill: () => Promise<void> | void, restart: () => Promise<void>, only?: string[]) => {
     log(`kill -9: ${part}`);
     const phase: Phase = { part, killedAt: Date.now(), restartedAt: 0 };
     await doKill();
+    // Made during the outage (or as soon as a console takes it): it must end with every device answered once.
+    const job = startJob(part);
     await sleep(OUTAGE_MS);
     await restart();
     phase.restartedAt = Date.now();
     phases.push(phase);
     await recover(phase, only);
+    await job;
     await sleep(5000);
   };
 
@@ -415,6 +428,25 @@ try {
   loadRunning = false;
   await Promise.all([commandLoop, tunnelLoop, uploadLoop]);
   await Promise.all(pending);
+ // Every job ends: each device answered once (one result row per device and run), none left waiting.
+  const jobLines: string[] = [];
+  let jobsOk = true;
+  for (const j of jobs) {
+    let run: { state: string; total: number; counts: Record<string, number> } | undefined;
+    for (let i = 0; i < 120; i++) {
+      const body = (await (await api(`/api/jobs/${j.id}`)).json()) as { runs: { state: string; total: number; counts: Record<string, number> }[] };
+      run = body.runs[0];
+      if (run && run.state !== 'running') break;
+      await sleep(500);
+    }
+    const twice = Number(
+      (await sql.query(`select count(*) from (select device_id from job_results r join job_runs u on u.id = r.run_id where u.job_id = $1 group by r.run_id, device_id having count(*) > 1) d`, [j.id])).rows[0].count,
+    );
+    const counts = Object.entries(run?.counts ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+    // Failed is an answer (a device whose agent died as it was asked is told so); waiting for ever is not.
+    jobsOk &&= run?.state === 'finished' && twice === 0 && !run.counts.queued && !run.counts.running;
+    jobLines.push(`  made after the kill of ${j.part}: run ${run?.state ?? 'none'}, ${run?.total ?? 0} devices: ${counts}; results written twice: ${twice}`);
+  }
   const ephemeralState = ((await (await api(`/api/device/${real[1 % AGENTS]!.id}/tunnel/${ephemeral.id}`)).json()) as { status: { state: string } }).status.state;
   const answered = commands.filter((c) => c.outcome === 'answered');
   const audited = Number(
@@ -448,9 +480,10 @@ try {
   if (uploadMessages.length) console.log(`what the failed uploads were told: ${uploadMessages.join(' | ')}`);
   console.log(`audit: ${answered.length} commands acknowledged to their caller, ${audited} audit entries of answered commands found (${audited >= answered.length ? 'none lost' : `${answered.length - audited} LOST`})`);
   console.log(`the EPHEMERAL tunnel after the proxy's restart: ${ephemeralState}`);
+  console.log(`ping jobs to all ${total} devices, one made at each kill:\n${jobLines.join('\n')}`);
   const hung = commands.filter((c) => c.outcome === 'hung').length;
   const recovered = phases.every((p) => p.allBackMs !== undefined && p.allBackMs <= RECOVERY_MS && p.tunnelBackMs !== undefined && p.tunnelBackMs <= RECOVERY_MS);
-  const ok = recovered && hung === 0 && upBy('hung') === 0 && audited >= answered.length && upBy('wrong content') === 0 && ephemeralState === 'DISCONNECTED';
+  const ok = recovered && jobsOk && hung === 0 && upBy('hung') === 0 && audited >= answered.length && upBy('wrong content') === 0 && ephemeralState === 'DISCONNECTED';
   const backs = phases.map((p) => p.allBackMs ?? Infinity);
   console.log(`verdict: ${ok ? 'PASS' : 'FAIL'} (every part back within ${RECOVERY_MS / 1000} s: ${recovered}; slowest ${(Math.max(...backs) / 1000).toFixed(1)} s, median ${(percentile(backs, 50) / 1000).toFixed(1)} s; commands hung: ${hung})`);
   await service.close();

@@ -94,7 +94,15 @@ export function launched(child: ChildProcess, agentPid: () => number | undefined
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
-        if (signal === 'SIGKILL') for (const pid of childPids(child.pid!)) process.kill(pid, 'SIGKILL');
+        if (signal === 'SIGKILL') {
+          for (const pid of childPids(child.pid!)) {
+            try {
+              process.kill(pid, 'SIGKILL');
+            } catch {
+              // Ended meanwhile: the shell launcher's restart delay (a `sleep`) may come and go.
+            }
+          }
+        }
         child.kill(signal);
       }),
   };

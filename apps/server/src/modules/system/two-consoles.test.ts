@@ -57,6 +57,7 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
   let user: string;
   let userRefresh: string | undefined;
   let messageServerId: string;
+  let proxyServerId: string;
   const agents: AgentProcess[] = [];
   const dirs: string[] = [];
 
@@ -145,9 +146,10 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
       hostKey: key.publicKey,
     });
     expect(proxyServer.status, JSON.stringify(proxyServer.body)).toBe(201);
+    proxyServerId = serverSchema.parse(proxyServer.body).id;
     proxy = await startStandaloneProxy({
       FLEETLINK_CONSOLE_URL: lb.url,
-      PROXY_SERVER_ID: serverSchema.parse(proxyServer.body).id,
+      PROXY_SERVER_ID: proxyServerId,
       PROXY_PASSWORD: password,
       PROXY_HOST_KEY_FILE: key.file,
       PROXY_SSH_HOST: '127.0.0.1',
@@ -599,6 +601,18 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
     } finally {
       page.close();
       await receiver.close();
+    }
+  });
+
+  it("says the same of the proxy at both consoles, whichever its calls reach, and both are ready (issue 67)", async () => {
+    // Its calls go through the balancer to either console; each notes them in the database.
+    const cards = await waitFor(async () => {
+      const both = await Promise.all((['A', 'B'] as const).map(async (which) => serverSchema.parse((await call(which, 'GET', `/api/server/${proxyServerId}`)).body)));
+      return both.every((c) => c.connection?.state === 'CONNECTED') && both;
+    }, 10_000, 'the proxy connected at both consoles');
+    expect(cards[0]!.connection).toEqual(cards[1]!.connection);
+    for (const which of ['A', 'B'] as const) {
+      expect((await call(which, 'GET', '/api/ready')).body).toEqual({ status: 'ready', messageServers: { connected: 1, total: 1 } });
     }
   });
 

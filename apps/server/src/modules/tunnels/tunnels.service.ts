@@ -11,6 +11,7 @@ import {
   type TunnelForm,
   type TunnelStatus,
 } from '@fleetlink/contract';
+import { inBatches } from '@fleetlink/contract/in-batches';
 import { hashTunnelPassword } from '@fleetlink/contract/tunnel-password';
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../auth/principal.js';
@@ -27,6 +28,12 @@ import type { TunnelRecord, TunnelsRepository, TunnelValues } from './tunnels.re
 
 /** How long the device has to reach its proxy and have the forward accepted. */
 const CONNECT_TIMEOUT_MS = 20_000;
+/** A restarted proxy's PERMANENT tunnels are reopened spread over 10 ms a device, at most 15 s, 16 devices at a time, each retried 3 times. */
+const REOPEN_SPREAD_PER_DEVICE_MS = 10;
+const REOPEN_SPREAD_MAX_MS = 15_000;
+const REOPEN_AT_ONCE = 16;
+const REOPEN_RETRIES = 3;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 /** What a tunnel edit can change, as the audit trail compares it (never the password). */
 const EDITABLE = ['name', 'type', 'port', 'mode', 'domainId', 'path', 'host', 'securityIp', 'securityUsername'] as const;
@@ -148,25 +155,41 @@ export class TunnelsService {
    * Opens the device's PERMANENT tunnels again (SPEC §4: recreated when the device starts): called
    * each time its agent comes online and when the proxy that served them restarts. Asking an agent
    * that has a tunnel open already changes nothing. Never throws: a tunnel that cannot be opened is
-   * logged and tried again at the next occasion.
+   * logged and tried again at the next occasion. Answers whether none failed.
    */
-  async reopenPermanent(deviceId: string): Promise<void> {
+  async reopenPermanent(deviceId: string): Promise<boolean> {
+    let opened = true;
     try {
       for (const tunnel of await this.deps.repo.wantedPermanent(deviceId)) {
-        if (!tunnel.online) return;
-        await this.open(deviceId, tunnel.organizationId, tunnel).catch((err: Error) =>
-          this.deps.log.warn({ deviceId, tunnelId: tunnel.id, err: err.message }, 'a permanent tunnel could not be opened again'),
-        );
+        if (!tunnel.online) return opened;
+        await this.open(deviceId, tunnel.organizationId, tunnel).catch((err: Error) => {
+          opened = false;
+          this.deps.log.warn({ deviceId, tunnelId: tunnel.id, err: err.message }, 'a permanent tunnel could not be opened again');
+        });
       }
     } catch (err) {
       this.deps.log.warn({ deviceId, err: (err as Error).message }, 'permanent tunnels not opened again');
+      return false;
     }
+    return opened;
   }
 
-  /** A proxy restarted: the PERMANENT tunnels it served are opened again, through it or another. */
+  /**
+   * A proxy restarted: the PERMANENT tunnels it served are opened again, through it or another.
+   * Spread out (issue 67): each device's turn comes at a random moment within 10 ms a device (at
+   * most 15 s), 16 devices at a time, so a proxy that comes back under thousands of devices is not
+   * dialled by all of them in one second; a device whose tunnel could not be opened (the proxy still
+   * starting) is asked again after a random wait of up to 1 s, 2 s, 4 s.
+   */
   async reopenAfterProxyRestart(proxyServerId: string): Promise<void> {
     const deviceIds = await this.deps.repo.devicesWantingPermanentAt(proxyServerId).catch(() => []);
-    for (const deviceId of deviceIds) await this.reopenPermanent(deviceId);
+    const spreadMs = Math.min(REOPEN_SPREAD_MAX_MS, deviceIds.length * REOPEN_SPREAD_PER_DEVICE_MS);
+    const start = Date.now();
+    const turns = deviceIds.map((deviceId) => ({ deviceId, at: start + Math.random() * spreadMs })).sort((x, y) => x.at - y.at);
+    await inBatches(turns, REOPEN_AT_ONCE, async ({ deviceId, at }) => {
+      await sleep(at - Date.now());
+      for (let attempt = 0; !(await this.reopenPermanent(deviceId)) && attempt < REOPEN_RETRIES; attempt++) await sleep(Math.random() * 1000 * 2 ** attempt);
+    });
   }
 
   /**
