@@ -450,7 +450,7 @@ try {
   const ephemeralState = ((await (await api(`/api/device/${real[1 % AGENTS]!.id}/tunnel/${ephemeral.id}`)).json()) as { status: { state: string } }).status.state;
   const answered = commands.filter((c) => c.outcome === 'answered');
   const audited = Number(
-    (await sql.query(`select count(*) from audit_entries where kind = 'command' and outcome = 'ok' and device_id = any($1)`, [real.map((r) => r.id)])).rows[0].count,
+    (await sql.query(`select count(*) from audit_entries where kind = 'command' and outcome = 'ok' and device_id = any($1) and details->>'jobId' is null`, [real.map((r) => r.id)])).rows[0].count,
   );
   await sql.end();
 

@@ -25,3 +25,14 @@ export class DeviceRequestError extends AppError {
     super(failure === 'refused' ? 502 : failure === 'timeout' ? 504 : 503, ErrorCode.Unavailable, message);
   }
 }
+
+/**
+ * A request that never left the console: the device's message server is not reachable, or the
+ * publish failed. Nothing ran on the device, so it may be sent again later (a fleet job waits and
+ * does, issue 67); a person is told at once.
+ */
+export class RequestNotSent extends AppError {
+  constructor(message: string) {
+    super(503, ErrorCode.Unavailable, message);
+  }
+}

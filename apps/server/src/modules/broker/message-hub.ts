@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import type { ChangeNotices } from '../../db/change-notices.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
-import { CONNECTION_LOST_MESSAGE, DeviceRequestError } from './device-request-error.js';
+import { CONNECTION_LOST_MESSAGE, DeviceRequestError, RequestNotSent } from './device-request-error.js';
 import { DeviceWorkQueue } from './device-work-queue.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
 import { ConnectionLostError, HubConnection, type ConnectionState, type HubLog } from './hub-connection.js';
@@ -288,7 +288,7 @@ export class MessageHub {
   async connectionOf(deviceId: string): Promise<HubConnection> {
     const assigned = (await this.deps.servers.assignments(deviceId)).find((s) => s.type === 'MESSAGE');
     const c = assigned && this.connections.get(assigned.id);
-    if (!c || !c.connected) throw new AppError(503, ErrorCode.Unavailable, 'The message server of this device is not reachable right now.');
+    if (!c || !c.connected) throw new RequestNotSent('The message server of this device is not reachable right now.');
     return c;
   }
 
@@ -325,7 +325,7 @@ export class MessageHub {
       const p = this.pending.get(envelope.id);
       if (p) clearTimeout(p.timer);
       this.pending.delete(envelope.id);
-      throw new AppError(503, ErrorCode.Unavailable, `The request could not be sent: ${err.message}`);
+      throw new RequestNotSent(`The request could not be sent: ${err.message}`);
     });
     sent.catch(() => {});
     await Promise.race([sent, answer]);

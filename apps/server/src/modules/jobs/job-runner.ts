@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AuditKind, commandOutputSchema, commandTimeoutSeconds, RequestName, type CommandOutput } from '@fleetlink/contract';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import { DeviceRequestError } from '../broker/device-request-error.js';
+import { DeviceRequestError, RequestNotSent } from '../broker/device-request-error.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import type { BusChange, LiveChanges, LiveSink } from '../live/live-bus.js';
 import type { ClaimedResult, EndedRun, JobRow, JobsRepository, ResultEnd } from './jobs.repository.js';
@@ -11,6 +11,8 @@ import { nextRunOf } from './job-schedule.js';
 const ANSWER_GRACE_MS = 3_000;
 /** Results ended close together settle their runs in one statement. */
 const SETTLE_AFTER_MS = 200;
+/** A command that could not be sent (its message server away) is claimed again after this long. */
+const NOT_SENT_RETRY_SECONDS = 10;
 
 const MOVED = "The device moved to an organization the job's creator is not a member of.";
 const CONSOLE_STOPPED = 'The console sending it stopped before the device answered: it may or may not have run.';
@@ -129,6 +131,8 @@ export class JobRunner implements LiveSink {
       const output = commandOutputSchema.safeParse(answer);
       end = output.success ? endOf(output.data, seconds) : { state: 'failed', reason: 'The device answered with something that is not a command result.' };
     } catch (err) {
+      // Never sent (the broker is away): nothing ran, so it waits and goes again, until the run expires.
+      if (err instanceof RequestNotSent) return this.o.repo.requeue(this.consoleId, c.runId, c.deviceId, NOT_SENT_RETRY_SECONDS);
       end = { state: 'failed', reason: failureReason(err, seconds) };
     }
     if (this.stopped) return;

@@ -175,6 +175,7 @@ export class JobsRepository {
         join job_runs j on j.id = r.run_id
         join devices d on d.id = r.device_id
         where r.state = 'queued' and d.online and j.state = 'running' and j.expires_at > now()
+          and (r.lease_until is null or r.lease_until <= now())
         order by j.started_at
         limit ${limit}
         for update of r skip locked
@@ -203,6 +204,17 @@ export class JobsRepository {
   }
 
   /** Writes how a claimed result ended, if the claim is still this console's. */
+  /**
+   * A claimed result whose command never left the console (its message server away): queued again,
+   * not to be claimed before `afterSeconds` (a queued row's lease_until is when it may be, issue 67).
+   */
+  async requeue(consoleId: string, runId: string, deviceId: string, afterSeconds: number): Promise<void> {
+    await this.db
+      .update(jobResults)
+      .set({ state: 'queued', claimedBy: null, startedAt: null, leaseUntil: sql`now() + make_interval(secs => ${afterSeconds})` })
+      .where(and(eq(jobResults.runId, runId), eq(jobResults.deviceId, deviceId), eq(jobResults.state, 'running'), eq(jobResults.claimedBy, consoleId)));
+  }
+
   async finish(consoleId: string, runId: string, deviceId: string, end: ResultEnd): Promise<boolean> {
     const rows = await this.db
       .update(jobResults)
