@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createTokenVerifier } from './auth/token-verifier.js';
 import { openDatabase, type Database } from './db/client.js';
-import { audienceOf, issuerOf, listensOnLoopbackOnly, roleMappingOf, usesBuiltInIdp, type Env } from './env.js';
+import { audienceOf, ConfigError, issuerOf, listensOnLoopbackOnly, roleMappingOf, usesBuiltInIdp, type Env } from './env.js';
 import { AccountStore, type SeededPassword } from './idp/accounts.js';
 import { keepPasswords } from './idp/kept-passwords.js';
 import { purgeExpired } from './idp/adapter.js';
@@ -127,13 +127,13 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
     });
     await app.listen({ port: env.PORT, host: env.HOST });
     if (env.METRICS_PORT) {
-      metricsListener = await startMetricsListener({
-        host: env.METRICS_HOST,
-        port: env.METRICS_PORT,
-        token: env.METRICS_TOKEN,
-        text: () => metrics.text(),
-        contentType: metrics.registry.contentType,
-      });
+      const at = { host: env.METRICS_HOST, port: env.METRICS_PORT };
+      metricsListener = await startMetricsListener({ ...at, token: env.METRICS_TOKEN, text: () => metrics.text(), contentType: metrics.registry.contentType }).catch(
+        (err: NodeJS.ErrnoException) => {
+          const why = err.code === 'EADDRINUSE' ? `port ${at.port} (METRICS_PORT) is already in use on ${at.host}` : `${at.host}:${at.port} (METRICS_HOST, METRICS_PORT): ${err.code ?? err.message}`;
+          throw new ConfigError(`The metrics listener cannot start: ${why}; set METRICS_PORT to a free port, or unset it to serve no metrics.`);
+        },
+      );
     }
     // After the console listens: the proxy signs in to its API as any proxy does.
     if (env.TUNNEL_SSH_PORT) {

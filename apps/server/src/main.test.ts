@@ -208,6 +208,20 @@ describe('start and stop', () => {
     }
   }, 60_000);
 
+  it('stops with one clear line when the metrics port is taken (issue 67)', async () => {
+    const holder = createServer();
+    const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as AddressInfo).port)));
+    try {
+      const run = launch({ PORT: String(await freePort()), DATA_DIR: tempDir(), METRICS_PORT: String(port) });
+      expect(await run.exited).toBe(1);
+      expect(run.err().trim()).toBe(
+        `The metrics listener cannot start: port ${port} (METRICS_PORT) is already in use on 127.0.0.1; set METRICS_PORT to a free port, or unset it to serve no metrics.`,
+      );
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
+
   it('stops with one clear line when the OIDC issuer is unreachable', async () => {
     const run = launch({ PORT: String(await freePort()), DATA_DIR: tempDir(), OIDC_ISSUER: 'http://127.0.0.1:1/realms/fleetlink' });
     expect(await run.exited).toBe(1);
