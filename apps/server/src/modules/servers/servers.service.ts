@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import { badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { HubLog } from '../broker/hub-connection.js';
-import { PROXY_SILENCE_MS } from '../tunnels/proxy-liveness.js';
+import { proxyCalling } from '../tunnels/proxy-liveness.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import type { DeviceCredentials } from '../enrollment/credentials.js';
 import type { ServerInsert, ServersRepository, ServerWithLoad } from './servers.repository.js';
@@ -44,7 +44,7 @@ function refuseBuiltInChanges(before: ServerWithLoad, values: ServerInsert) {
  */
 function proxyConnection(row: Pick<ServerWithLoad, 'heardAt' | 'upSince'>, now = Date.now()): Server['connection'] {
   if (!row.heardAt) return null;
-  if (now - row.heardAt.getTime() <= PROXY_SILENCE_MS) return { state: 'CONNECTED', since: (row.upSince ?? row.heardAt).toISOString(), error: null };
+  if (proxyCalling(row.heardAt, now)) return { state: 'CONNECTED', since: (row.upSince ?? row.heardAt).toISOString(), error: null };
   return { state: 'UNREACHABLE', since: row.heardAt.toISOString(), error: 'the proxy has not called the console since then' };
 }
 

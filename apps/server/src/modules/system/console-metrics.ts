@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Database } from '../../db/client.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
-import { PROXY_SILENCE_MS } from '../tunnels/proxy-liveness.js';
+import { proxyCalling } from '../tunnels/proxy-liveness.js';
 
 /** A database read for a gauge: with the database away the gauge is empty, and the scrape still answers the rest. */
 async function readOrNone<T>(read: () => Promise<T[]> | undefined): Promise<T[]> {
@@ -74,7 +74,7 @@ export class ConsoleMetrics {
         if (!sources) return;
         const now = Date.now();
         for (const s of await readOrNone(() => sources.servers.liveness())) {
-          const up = s.type === 'MESSAGE' ? sources.hub.isConnected(s.id) === true : !!s.heardAt && now - s.heardAt.getTime() <= PROXY_SILENCE_MS;
+          const up = s.type === 'MESSAGE' ? sources.hub.isConnected(s.id) === true : proxyCalling(s.heardAt, now);
           this.set({ server: s.id, type: s.type }, up ? 1 : 0);
         }
       },

@@ -9,6 +9,9 @@ import type { TunnelsRepository } from './tunnels.repository.js';
  * host, or a network between them that is down: either way its tunnels are not known to be served.
  */
 export const PROXY_SILENCE_MS = 30_000;
+/** Whether a proxy last heard at `heardAt` counts as calling now: the one rule for its card and its metric. */
+export const proxyCalling = (heardAt: Date | null, now = Date.now()): boolean => !!heardAt && now - heardAt.getTime() <= PROXY_SILENCE_MS;
+
 /** Each console writes down a proxy's calls at most this often: one a second would be a write a second. */
 const NOTE_EVERY_MS = 5_000;
 
