@@ -57,6 +57,8 @@ import { ApiTokenAuth } from './modules/api-tokens/api-token-auth.js';
 import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
+import { cacheControlFor } from './plugins/static-caching.js';
+import { registerCompression } from './plugins/compression.js';
 import { registerControlCharacterCheck } from './plugins/control-characters.js';
 import { body, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -105,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerControlCharacterCheck(app);
+  registerCompression(app);
 
   const issuerOrigin = new URL(deps.publicConfig.oidc.authority).origin;
   await app.register(helmet, {
@@ -265,11 +268,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const spa = deps.webDist && existsSync(deps.webDist) ? deps.webDist : undefined;
   if (spa) {
-    await app.register(fastifyStatic, { root: spa, wildcard: true });
+    await app.register(fastifyStatic, {
+      root: spa,
+      wildcard: true,
+      // The build wrote a .br and a .gz beside each text file: sent as they are, never compressed per request.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => void reply.header('cache-control', cacheControlFor(path)),
+    });
     // The silent check page moved to the assets folder (SPEC §9); a provider or a page still sending
     // the iframe to its old place at the root gets the same page, query string and all.
     app.get(LEGACY_SILENT_CHECK_PATH, { config: { public: true } }, (_req, reply) =>
-      reply.type('text/html').header('cache-control', 'no-cache').sendFile(SILENT_CHECK_PATH.slice(1)),
+      reply.type('text/html').sendFile(SILENT_CHECK_PATH.slice(1)),
     );
   }
 
@@ -284,7 +294,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return reply.code(404).send(body(ErrorCode.NotFound, `There is no ${req.method} ${path} here.`));
     }
     // Client-side routes: the SPA decides what to show (including its own 'not found' page).
-    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.type('text/html').sendFile('index.html');
   });
 
   return app;

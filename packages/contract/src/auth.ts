@@ -4,14 +4,6 @@ import { mappedRoles, type RoleMapping } from './identity-map.js';
 export const RealmRole = { User: 'USER', Admin: 'ADMIN' } as const;
 export type RealmRole = (typeof RealmRole)[keyof typeof RealmRole];
 
-/**
- * Where the SPA's hidden-iframe sign-in lands (oidc-client-ts' silent redirect URI): SPEC §9 'silent
- * check page served from the assets folder', the folder the build puts its assets in.
- */
-export const SILENT_CHECK_PATH = '/assets/silent-check-sso.html';
-/** Its place before it moved, still answered: providers may have only this redirect URI registered. */
-export const LEGACY_SILENT_CHECK_PATH = '/silent-check-sso.html';
-
 /** What the SPA needs to find its identity provider; served unauthenticated at GET /api/config. */
 export const publicConfigSchema = z.object({
   oidc: z.object({

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './auth.js';
+export * from './web-paths.js';
 export * from './format-bytes.js';
 export * from './forms/messages.js';
 export * from './forms/device-form.js';

@@ -2,6 +2,7 @@ import Provider, { errors as oidcErrors, type Configuration, type KoaContextWith
 import { LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH } from '@fleetlink/contract';
 import type { Db } from '../db/client.js';
 import { BUILT_IN_AUDIENCE, type Env } from '../env.js';
+import { compressProviderAnswers } from './provider-compression.js';
 import type { AccountStore } from './accounts.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { createAdapterFactory } from './adapter.js';
@@ -146,5 +147,6 @@ export function createProvider(opts: { env: Env; db: Db; box: SecretBox; account
   // Honour X-Forwarded-Proto behind a TLS-terminating load balancer. app.ts rewrites the forwarded
   // headers to what fastify trusts (TRUST_PROXY) before they get here.
   provider.proxy = true;
+  provider.use(compressProviderAnswers);
   return provider;
 }

@@ -69,7 +69,7 @@ export interface ApiAnswer {
  * Starts the real console in-process on an ephemeral port with its own data: PGlite in a temp
  * folder, or, when TEST_DATABASE_URL is set, a fresh database on that PostgreSQL server.
  */
-export async function startTestConsole(overrides: Record<string, string> = {}): Promise<TestConsole> {
+export async function startTestConsole(overrides: Record<string, string> = {}, options: { webDist?: string } = {}): Promise<TestConsole> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fleetlink-test-'));
   // A database given (a second console on the first one's): nothing of its own to make or drop.
   const database = overrides.DATABASE_URL ? undefined : await createTestDatabase();
@@ -88,7 +88,7 @@ export async function startTestConsole(overrides: Record<string, string> = {}): 
     ...overrides,
   });
   let env = envOn(overrides.PORT ? Number(overrides.PORT) : await freePort());
-  const start = () => startConsole(env, { webDist: path.join(dataDir, 'no-spa') });
+  const start = () => startConsole(env, { webDist: options.webDist ?? path.join(dataDir, 'no-spa') });
   // A free port found is not a port kept: another suite running beside this one may take it before
   // the console listens (seen once while a database was being made). Another free one, then.
   const firstStart = async (): Promise<RunningConsole> => {

@@ -1,15 +1,27 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createQueryClient } from './api/query-client';
-import { Startup } from './startup/Startup';
+import { AuthSession } from './auth/AuthSession';
+import type { ConsoleStart } from './console';
+import { AppRouter } from './router/AppRouter';
+import { PublicConfigContext } from './startup/usePublicConfig';
+import { StartupError } from './startup/StartupError';
 import { MantineRoot } from './theme/MantineRoot';
 
-export function App() {
+export function App({ start }: { start: ConsoleStart }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <MantineRoot>
       <QueryClientProvider client={queryClient}>
-        <Startup />
+        {'configError' in start ? (
+          <StartupError summary="The sign-in configuration could not be loaded." detail={(start.configError as Error)?.message ?? String(start.configError)} />
+        ) : (
+          <PublicConfigContext.Provider value={start.config}>
+            <AuthSession userManager={start.userManager} startup={start.startup}>
+              <AppRouter />
+            </AuthSession>
+          </PublicConfigContext.Provider>
+        )}
       </QueryClientProvider>
     </MantineRoot>
   );

@@ -1,17 +1,17 @@
 import type { UserManager } from 'oidc-client-ts';
 import type { ReactNode } from 'react';
+import { useAuth } from 'react-oidc-context';
 import { FullPageLoader } from '../startup/FullPageLoader';
 import { StartupError } from '../startup/StartupError';
 import { describeSigninFailure } from './signin-errors';
+import type { StartupSignin } from './start-session';
 import { useSessionRenewal } from './useSessionRenewal';
-import { useStartupSignin } from './useStartupSignin';
 
-/** Renders the console once the startup sign-in check is over, or a clear error when it failed. */
-export function SessionGate({ userManager, children }: { userManager: UserManager; children: ReactNode }) {
-  const startup = useStartupSignin(userManager);
+/** Renders the console once the session is loaded, or a clear error when the startup sign-in failed. */
+export function SessionGate({ userManager, startup, children }: { userManager: UserManager; startup: StartupSignin; children: ReactNode }) {
+  const auth = useAuth();
   useSessionRenewal(userManager);
 
-  if (startup.status === 'pending') return <FullPageLoader label="Signing in…" />;
   if (startup.status === 'failed') {
     const { summary, detail } = describeSigninFailure(startup.error);
     return startup.afterCallback ? (
@@ -21,5 +21,6 @@ export function SessionGate({ userManager, children }: { userManager: UserManage
       <StartupError summary={summary} detail={detail} />
     );
   }
+  if (auth.isLoading) return <FullPageLoader label="Signing in…" />;
   return children;
 }

@@ -1,7 +1,7 @@
 import type { RealmRole } from '@fleetlink/contract';
 import { useCallback, useMemo } from 'react';
 import { useAuth } from 'react-oidc-context';
-import { usePublicConfig } from '../startup/public-config';
+import { usePublicConfig } from '../startup/usePublicConfig';
 import { readAuthDetails, type AuthDetails } from './token-claims';
 
 export interface Session {
@@ -26,8 +26,8 @@ export function useSession(): Session {
   const user = auth.isAuthenticated ? auth.user : undefined;
   const accessToken = user?.access_token;
   const clientId = auth.settings.client_id;
-  // Loaded before the session starts (Startup waits for it): the groups the API maps to roles.
-  const roleMapping = usePublicConfig().data?.roleMapping;
+  // Loaded before the console starts: the groups the API maps to roles.
+  const { roleMapping } = usePublicConfig();
   const details = useMemo(() => (accessToken ? readAuthDetails(accessToken, clientId, roleMapping) : null), [accessToken, clientId, roleMapping]);
   const hasRole = useCallback((role: RealmRole) => details?.roles.includes(role) ?? false, [details]);
   const { signinRedirect, signoutRedirect } = auth;

@@ -1,25 +1,28 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Navigate, type RouteObject } from 'react-router';
 import { AgentRoutes } from '../../features/agent/AgentRoutes';
-import { RealmAlertsPage } from '../../features/alerts/AlertRulesPage';
-import { AuditTrailPage } from '../../features/audit/AuditTrailPage';
 import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
-import { ContactPage } from '../../features/contact/ContactPage';
 import { DevicesRoutes } from '../../features/devices/DevicesRoutes';
-import { OperatorPage } from '../../features/devices/OperatorPage';
-import { HomePage } from '../../features/home/HomePage';
 import { JobsRoutes } from '../../features/jobs/JobsRoutes';
-import { PrivacyPolicyPage } from '../../features/legal/PrivacyPolicyPage';
-import { TermsOfServicePage } from '../../features/legal/TermsOfServicePage';
 import { NotFoundPage } from '../../features/not-found/NotFoundPage';
 import { OrganizationsRoutes } from '../../features/organizations/OrganizationsRoutes';
-import { ApiTokensPage } from '../../features/profile/ApiTokensPage';
 import { ServersRoutes } from '../../features/servers/ServersRoutes';
 import { CALLBACK_PATH } from '../auth/return-url';
 import { RouteGuard } from '../guards/RouteGuard';
 import type { RouteAccess } from '../guards/route-access';
 import { AppLayout } from '../layout/AppLayout';
 import { RouteErrorPage } from './RouteErrorPage';
+import { lazyPage } from './lazy-page';
+
+// Each page is its own chunk, loaded when first shown.
+const RealmAlertsPage = lazyPage(() => import('../../features/alerts/AlertRulesPage'), 'RealmAlertsPage');
+const AuditTrailPage = lazyPage(() => import('../../features/audit/AuditTrailPage'), 'AuditTrailPage');
+const ContactPage = lazyPage(() => import('../../features/contact/ContactPage'), 'ContactPage');
+const OperatorPage = lazyPage(() => import('../../features/devices/OperatorPage'), 'OperatorPage');
+const HomePage = lazyPage(() => import('../../features/home/HomePage'), 'HomePage');
+const PrivacyPolicyPage = lazyPage(() => import('../../features/legal/PrivacyPolicyPage'), 'PrivacyPolicyPage');
+const TermsOfServicePage = lazyPage(() => import('../../features/legal/TermsOfServicePage'), 'TermsOfServicePage');
+const ApiTokensPage = lazyPage(() => import('../../features/profile/ApiTokensPage'), 'ApiTokensPage');
 
 const needs = (...roles: RouteAccess['roles'] & {}): RouteAccess => ({ roles });
 const user = needs(RealmRole.User);

@@ -1,15 +1,33 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+// The base styles; each component's own come with it (vite-plugins/mantine-css-per-component.ts).
+import '@mantine/core/styles/baseline.css';
+import '@mantine/core/styles/default-css-variables.css';
+import '@mantine/core/styles/global.css';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import type { ReactNode } from 'react';
+import { useNotifications } from '@mantine/notifications';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { theme } from './theme';
 
-/** Mantine theme, global styles and the toast outlet (alerts appear bottom right). */
+// The toasts' code (and their transitions) is loaded with the first toast, not with every page:
+// a toast shown meanwhile waits in the notifications store, and appears once the outlet is there.
+const ToastOutlet = lazy(async () => ({ default: (await import('../toasts/ToastOutlet')).ToastOutlet }));
+
+function LazyToastOutlet() {
+  const { notifications, queue } = useNotifications();
+  // Once there, it stays: a toast going away still plays its exit.
+  const [needed, setNeeded] = useState(false);
+  if (!needed && notifications.length + queue.length > 0) setNeeded(true);
+  return needed ? (
+    <Suspense fallback={null}>
+      <ToastOutlet />
+    </Suspense>
+  ) : null;
+}
+
+/** Mantine theme, global styles and the toast outlet. */
 export function MantineRoot({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="bottom-right" limit={5} />
+      <LazyToastOutlet />
       {children}
     </MantineProvider>
   );

@@ -1,9 +1,12 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
-import { AgentLayout } from './AgentLayout';
-import { BundleListPage } from './BundleListPage';
-import { ReleaseFormPage } from './ReleaseFormPage';
-import { ReleaseListPage } from './ReleaseListPage';
+import { lazyPage } from '../../app/router/lazy-page';
+
+// Each page is its own chunk, loaded when first shown.
+const AgentLayout = lazyPage(() => import('./AgentLayout'), 'AgentLayout');
+const BundleListPage = lazyPage(() => import('./BundleListPage'), 'BundleListPage');
+const ReleaseFormPage = lazyPage(() => import('./ReleaseFormPage'), 'ReleaseFormPage');
+const ReleaseListPage = lazyPage(() => import('./ReleaseListPage'), 'ReleaseListPage');
 
 /** Everything under /agent (SPEC §2 Administration), realm ADMIN: /agent goes to bundles; the release form has no tabs. */
 export function AgentRoutes() {

@@ -14,13 +14,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useApi } from '../../app/api/useApi';
 import { useTrackedUpload } from '../../app/api/useTrackedUpload';
+import { releaseKeys } from './release-keys';
 
-export const releaseKeys = {
-  bundles: ['bundles'] as const,
-  bundleNames: ['bundles', 'names'] as const,
-  bundleVersions: (name: string) => ['bundles', 'versions', name] as const,
-  releases: ['releases'] as const,
-};
+export { releaseKeys };
 
 export function useBundles() {
   const api = useApi();

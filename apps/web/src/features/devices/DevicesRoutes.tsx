@@ -1,21 +1,25 @@
 import { Route, Routes } from 'react-router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
-import { DevicesLandingPage } from './DevicesLandingPage';
-import { DeviceCommandPage } from './command/DeviceCommandPage';
-import { DeviceTerminalPage } from './terminal/DeviceTerminalPage';
-import { DeviceDeletePage } from './detail/DeviceDeletePage';
-import { DeviceInstallPage } from './detail/DeviceInstallPage';
-import { DeviceLayout } from './detail/DeviceLayout';
-import { DeviceServersTab } from './detail/DeviceServersTab';
 import { ManagersOnly } from './detail/ManagersOnly';
-import { DeviceCreatePage, DeviceEditPage } from './form/DeviceFormPages';
-import { DeviceSearchPage } from './search/DeviceSearchPage';
-import { DeviceStoragePage } from './files/DeviceStoragePage';
-import { DeviceMonitorsPage } from './monitors/DeviceMonitorsPage';
-import { MonitorFormPage } from './monitors/MonitorFormPage';
-import { DeviceSummaryPage } from './summary/DeviceSummaryPage';
-import { DeviceTunnelsPage } from './tunnels/DeviceTunnelsPage';
-import { TunnelFormPage } from './tunnels/TunnelFormPage';
+import { lazyPage } from '../../app/router/lazy-page';
+
+// Each page is its own chunk, loaded when first shown.
+const DevicesLandingPage = lazyPage(() => import('./DevicesLandingPage'), 'DevicesLandingPage');
+const DeviceCommandPage = lazyPage(() => import('./command/DeviceCommandPage'), 'DeviceCommandPage');
+const DeviceTerminalPage = lazyPage(() => import('./terminal/DeviceTerminalPage'), 'DeviceTerminalPage');
+const DeviceDeletePage = lazyPage(() => import('./detail/DeviceDeletePage'), 'DeviceDeletePage');
+const DeviceInstallPage = lazyPage(() => import('./detail/DeviceInstallPage'), 'DeviceInstallPage');
+const DeviceLayout = lazyPage(() => import('./detail/DeviceLayout'), 'DeviceLayout');
+const DeviceServersTab = lazyPage(() => import('./detail/DeviceServersTab'), 'DeviceServersTab');
+const DeviceCreatePage = lazyPage(() => import('./form/DeviceFormPages'), 'DeviceCreatePage');
+const DeviceEditPage = lazyPage(() => import('./form/DeviceFormPages'), 'DeviceEditPage');
+const DeviceSearchPage = lazyPage(() => import('./search/DeviceSearchPage'), 'DeviceSearchPage');
+const DeviceStoragePage = lazyPage(() => import('./files/DeviceStoragePage'), 'DeviceStoragePage');
+const DeviceMonitorsPage = lazyPage(() => import('./monitors/DeviceMonitorsPage'), 'DeviceMonitorsPage');
+const MonitorFormPage = lazyPage(() => import('./monitors/MonitorFormPage'), 'MonitorFormPage');
+const DeviceSummaryPage = lazyPage(() => import('./summary/DeviceSummaryPage'), 'DeviceSummaryPage');
+const DeviceTunnelsPage = lazyPage(() => import('./tunnels/DeviceTunnelsPage'), 'DeviceTunnelsPage');
+const TunnelFormPage = lazyPage(() => import('./tunnels/TunnelFormPage'), 'TunnelFormPage');
 
 /** Everything under /devices (SPEC §2 Devices); mounted by the shell's router. */
 export function DevicesRoutes() {

@@ -1,8 +1,11 @@
 import { Route, Routes } from 'react-router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
-import { JobPage } from './JobPage';
-import { JobsListPage } from './JobsListPage';
-import { NewJobPage } from './NewJobPage';
+import { lazyPage } from '../../app/router/lazy-page';
+
+// Each page is its own chunk, loaded when first shown.
+const JobPage = lazyPage(() => import('./JobPage'), 'JobPage');
+const JobsListPage = lazyPage(() => import('./JobsListPage'), 'JobsListPage');
+const NewJobPage = lazyPage(() => import('./NewJobPage'), 'NewJobPage');
 
 /** Everything under /jobs (realm ADMIN, issue 64). */
 export function JobsRoutes() {

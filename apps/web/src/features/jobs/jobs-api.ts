@@ -11,15 +11,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useApi } from '../../app/api/useApi';
 import { saveFile } from '../../app/api/save-file';
 import type { ApiRequestError } from '../../app/api/api-error';
+import { jobKeys } from './job-keys';
 
-/** Query keys of jobs: a live 'jobs' event marks them all stale (only the person's own jobs are told). */
-export const jobKeys = {
-  all: ['jobs'] as const,
-  list: () => ['jobs', 'list'] as const,
-  detail: (id: string) => ['jobs', id] as const,
-  results: (id: string, runId: string, state: JobResultState | null, after: string | null) => ['jobs', id, 'results', runId, state, after] as const,
-  output: (id: string, runId: string, deviceId: string) => ['jobs', id, 'output', runId, deviceId] as const,
-};
+export { jobKeys };
 
 const path = (id: string) => `/api/jobs/${encodeURIComponent(id)}`;
 const runPath = (id: string, runId: string) => `${path(id)}/runs/${encodeURIComponent(runId)}`;

@@ -3,9 +3,9 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { deviceKeys } from '../devices/device-api';
 import { metricKeys } from '../devices/summary/metrics-api';
 import { tunnelKeys } from '../devices/tunnels/tunnels-api';
-import { serverKeys } from '../servers/server-api';
-import { jobKeys } from '../jobs/jobs-api';
-import { releaseKeys } from '../agent/release-api';
+import { serverKeys } from '../servers/server-keys';
+import { jobKeys } from '../jobs/job-keys';
+import { releaseKeys } from '../agent/release-keys';
 import { alertKeys } from '../alerts/alerts-api';
 
 /** Lists (search results, the recent devices) are read again at most this often for changes other than online state. */

@@ -1,16 +1,20 @@
 import { Alert } from '@mantine/core';
 import { Route, Routes, useParams } from 'react-router';
-import { OrganizationAlertsPage } from '../alerts/AlertRulesPage';
-import { OrganizationActivityPage } from '../audit/OrganizationActivityPage';
-import { OrganizationInvoicesPage } from '../invoices/OrganizationInvoicesPage';
 import { NotFoundPage } from '../not-found/NotFoundPage';
-import { OrganizationDomainsPage } from './OrganizationDomainsPage';
-import { OrganizationCreatePage, OrganizationEditPage } from './OrganizationFormPage';
-import { OrganizationLayout } from './OrganizationLayout';
-import { OrganizationListPage } from './OrganizationListPage';
-import { OrganizationMembersPage } from './OrganizationMembersPage';
-import { OrganizationSummaryPage } from './OrganizationSummaryPage';
 import { canManage, useOrganization } from './organization-api';
+import { lazyPage } from '../../app/router/lazy-page';
+
+// Each page is its own chunk, loaded when first shown.
+const OrganizationAlertsPage = lazyPage(() => import('../alerts/AlertRulesPage'), 'OrganizationAlertsPage');
+const OrganizationActivityPage = lazyPage(() => import('../audit/OrganizationActivityPage'), 'OrganizationActivityPage');
+const OrganizationInvoicesPage = lazyPage(() => import('../invoices/OrganizationInvoicesPage'), 'OrganizationInvoicesPage');
+const OrganizationDomainsPage = lazyPage(() => import('./OrganizationDomainsPage'), 'OrganizationDomainsPage');
+const OrganizationCreatePage = lazyPage(() => import('./OrganizationFormPage'), 'OrganizationCreatePage');
+const OrganizationEditPage = lazyPage(() => import('./OrganizationFormPage'), 'OrganizationEditPage');
+const OrganizationLayout = lazyPage(() => import('./OrganizationLayout'), 'OrganizationLayout');
+const OrganizationListPage = lazyPage(() => import('./OrganizationListPage'), 'OrganizationListPage');
+const OrganizationMembersPage = lazyPage(() => import('./OrganizationMembersPage'), 'OrganizationMembersPage');
+const OrganizationSummaryPage = lazyPage(() => import('./OrganizationSummaryPage'), 'OrganizationSummaryPage');
 
 function ManagersOnly({ children, what }: { children: React.ReactNode; what: string }) {
   const { id } = useParams();

@@ -1,7 +1,11 @@
 import { Route, Routes } from 'react-router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
-import { ServerCreatePage, ServerEditPage } from './ServerFormPage';
-import { ServerListPage } from './ServerListPage';
+import { lazyPage } from '../../app/router/lazy-page';
+
+// Each page is its own chunk, loaded when first shown.
+const ServerCreatePage = lazyPage(() => import('./ServerFormPage'), 'ServerCreatePage');
+const ServerEditPage = lazyPage(() => import('./ServerFormPage'), 'ServerEditPage');
+const ServerListPage = lazyPage(() => import('./ServerListPage'), 'ServerListPage');
 
 /** Everything under /servers (SPEC §2 Administration); mounted by the shell's router (ADMIN). */
 export function ServersRoutes() {

@@ -8,12 +8,9 @@ import {
 } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../app/api/useApi';
+import { serverKeys } from './server-keys';
 
-export const serverKeys = {
-  all: ['servers'] as const,
-  detail: (id: string) => ['server', id] as const,
-  ofDevice: (deviceId: string) => ['device-servers', deviceId] as const,
-};
+export { serverKeys };
 
 export function useServers() {
   const api = useApi();

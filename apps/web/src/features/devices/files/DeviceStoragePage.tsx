@@ -13,7 +13,7 @@ import { UploadButton, UploadProgress } from './FileUpload';
 import { FileTable } from './FileTable';
 import { locationParams, pageNote, pageSteps, readLocation, type FileLocation } from './file-location';
 import { useCreateFolder, useDeleteFile, useDownloadFile, useFolderListing, useRenameFile, useScanDisk, useUploadFile } from './files-api';
-import { usePublicConfig } from '../../../app/startup/public-config';
+import { usePublicConfig } from '../../../app/startup/usePublicConfig';
 
 /**
  * A scan's end reaches the page over its live socket (issue 61) and BUSY turns into the result at
@@ -116,8 +116,8 @@ function Storage() {
           >
             {busy ? 'Scanning…' : 'Scan folder'}
           </Button>
-          {device.canManage && config.data ? (
-            <UploadButton upload={upload} folder={folder} taken={(name) => data?.files.some((f) => f.name === name) ?? false} maxBytes={config.data.uploadMaxBytes} />
+          {device.canManage ? (
+            <UploadButton upload={upload} folder={folder} taken={(name) => data?.files.some((f) => f.name === name) ?? false} maxBytes={config.uploadMaxBytes} />
           ) : null}
           {device.canManage ? (
             <Button leftSection={<IconFolderPlus size={16} />} disabled={!folder} onClick={() => setNewFolder(true)}>

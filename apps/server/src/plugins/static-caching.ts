@@ -1,0 +1,12 @@
+/**
+ * How long a browser keeps each built file of the web console. The build names every file under
+ * assets/ by a hash of its content, so a new release has new names: those are kept a year and never
+ * revalidated. The pages that name them (index.html, the silent check page) are asked again every
+ * time, so a release is seen at the next load. The rest (the favicon) may be a day old.
+ */
+export function cacheControlFor(path: string): string {
+  const file = path.replace(/\\/g, '/').replace(/\.(br|gz)$/, '');
+  if (file.endsWith('.html')) return 'no-cache';
+  if (/(^|\/)assets\/[^/]+-[\w-]{8}\.\w+$/.test(file)) return 'public, max-age=31536000, immutable';
+  return 'public, max-age=86400';
+}

@@ -1,0 +1,108 @@
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DEVICE_LIST_BUDGET } from '../apps/web/vite-plugins/budgets';
+import { user } from './support/accounts';
+import { PROVIDER_LOGIN_URL, signInAtProvider } from './support/login';
+import { useConsoleSuite } from './support/console-suite';
+import { createCompany } from './support/live-device';
+
+const suite = useConsoleSuite();
+
+interface Fetched {
+  url: string;
+  type: string;
+  status: number;
+  headers: Record<string, string>;
+  /** Bytes as transferred (compressed body and headers); 0 when served from the browser's cache. */
+  transferred: number;
+  fromCache: boolean;
+}
+
+/** Every request the page makes, as Chromium's network panel sees it (with what came from its cache). */
+async function recordNetwork(page: Page): Promise<{ fetched: Fetched[]; cdp: CDPSession }> {
+  const cdp = await page.context().newCDPSession(page);
+  const byId = new Map<string, Fetched>();
+  const fetched: Fetched[] = [];
+  await cdp.send('Network.enable');
+  cdp.on('Network.requestServedFromCache', ({ requestId }) => {
+    const f = byId.get(requestId);
+    if (f) f.fromCache = true;
+  });
+  cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
+    const headers = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    const f: Fetched = { url: response.url, type, status: response.status, headers, transferred: 0, fromCache: Boolean(response.fromDiskCache || response.fromPrefetchCache) };
+    byId.set(requestId, f);
+    fetched.push(f);
+  });
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+    const f = byId.get(requestId);
+    if (f) f.transferred = f.fromCache ? 0 : encodedDataLength;
+  });
+  return { fetched, cdp };
+}
+
+const isAsset = (f: Fetched) => new URL(f.url).pathname.startsWith('/assets/') && /\.(js|css)$/.test(new URL(f.url).pathname);
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+async function showDeviceList(page: Page, url: string, device: string) {
+  await page.goto(url);
+  await page.getByText(device).first().waitFor();
+}
+
+describe('a light first load (issue 68)', () => {
+  it('sends a signed-out visitor to sign in with only the bootstrap loaded; the device list then comes compressed, cached and within budget', async () => {
+    const organization = await createCompany(suite, user, 'Light Load Co');
+    const device = 'light-load-device';
+    expect((await suite.api(user, 'POST', '/api/device', { organization, name: device, branch: 'PRODUCTION' })).status).toBe(201);
+    const listUrl = `${suite.stack.url}/devices/search`;
+
+    // Signed out: the bootstrap and the OIDC client, then the provider's page. No React, no Mantine.
+    const { page, context } = await suite.open();
+    const signedOut = await recordNetwork(page);
+    await page.goto(listUrl);
+    await page.waitForURL(PROVIDER_LOGIN_URL);
+    const beforeSignIn = signedOut.fetched.filter((f) => isAsset(f) && new URL(f.url).host === new URL(suite.stack.url).host);
+    const names = beforeSignIn.map((f) => new URL(f.url).pathname.replace(/^\/assets\//, ''));
+    console.log(`signed out, before the sign-in page: ${names.join(', ')} (${kB(beforeSignIn.reduce((s, f) => s + f.transferred, 0))})`);
+    expect(names.every((n) => /^(main|oidc|silent|rolldown-runtime|modulepreload-polyfill)-/.test(n)), names.join(', ')).toBe(true);
+    await signInAtProvider(page, user);
+    await page.getByText(device).first().waitFor();
+    expect(page.url()).toBe(listUrl);
+
+    // The first load of a signed-in user, on an empty cache: the provider's session cookie only.
+    const fresh: BrowserContext = await suite.browser.newContext({ storageState: await context.storageState() });
+    try {
+      const first = await fresh.newPage();
+      const firstNetwork = await recordNetwork(first);
+      await showDeviceList(first, listUrl, device);
+      const assets = firstNetwork.fetched.filter(isAsset);
+      const js = assets.filter((f) => f.url.endsWith('.js'));
+      const css = assets.filter((f) => f.url.endsWith('.css'));
+      const sum = (list: Fetched[]) => list.reduce((s, f) => s + f.transferred, 0);
+      console.log(
+        `first load of the device list: ${js.length} scripts, ${kB(sum(js))} of JavaScript; ${css.length} stylesheets, ${kB(sum(css))} of CSS (as transferred)\n` +
+          assets.map((f) => `  ${new URL(f.url).pathname.padEnd(52)} ${kB(f.transferred).padStart(9)} ${f.headers['content-encoding'] ?? 'identity'}`).join('\n'),
+      );
+      for (const f of assets) {
+        expect(f.headers['content-encoding'], f.url).toBe('br');
+        expect(f.headers['cache-control'], f.url).toBe('public, max-age=31536000, immutable');
+      }
+      const document = firstNetwork.fetched.find((f) => f.type === 'Document');
+      expect(document?.headers['content-encoding']).toBe('br');
+      expect(document?.headers['cache-control']).toBe('no-cache');
+      // Headers (the security headers above all) count in what is transferred; the build's budget counts bodies only.
+      expect(sum(js)).toBeLessThan(DEVICE_LIST_BUDGET.maxJsBytes + js.length * 1500);
+      expect(sum(css)).toBeLessThan(DEVICE_LIST_BUDGET.maxCssBytes + css.length * 1500);
+
+      // The second visit: every script and stylesheet from the browser's cache, not one asked for.
+      const second = await fresh.newPage();
+      const secondNetwork = await recordNetwork(second);
+      await showDeviceList(second, listUrl, device);
+      const asked = secondNetwork.fetched.filter((f) => isAsset(f) && !f.fromCache);
+      console.log(`second visit: ${secondNetwork.fetched.filter(isAsset).length} scripts and stylesheets from the cache, ${asked.length} asked for`);
+      expect(asked.map((f) => f.url)).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
+});

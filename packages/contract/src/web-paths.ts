@@ -1,0 +1,9 @@
+// No zod here: the web console's bootstrap imports these before it loads anything else.
+
+/**
+ * Where the SPA's hidden-iframe sign-in lands (oidc-client-ts' silent redirect URI): SPEC §9 'silent
+ * check page served from the assets folder', the folder the build puts its assets in.
+ */
+export const SILENT_CHECK_PATH = '/assets/silent-check-sso.html';
+/** Its place before it moved, still answered: providers may have only this redirect URI registered. */
+export const LEGACY_SILENT_CHECK_PATH = '/silent-check-sso.html';
