@@ -1,6 +1,6 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEVICE_LIST_BUDGET } from '../apps/web/vite-plugins/budgets';
+import { DEVICE_LIST } from '../apps/web/vite-plugins/budgets';
 import { user } from './support/accounts';
 import { PROVIDER_LOGIN_URL, signInAtProvider } from './support/login';
 import { useConsoleSuite } from './support/console-suite';
@@ -64,7 +64,7 @@ describe('a light first load (issue 68)', () => {
     const beforeSignIn = signedOut.fetched.filter((f) => isAsset(f) && new URL(f.url).host === new URL(suite.stack.url).host);
     const names = beforeSignIn.map((f) => new URL(f.url).pathname.replace(/^\/assets\//, ''));
     console.log(`signed out, before the sign-in page: ${names.join(', ')} (${kB(beforeSignIn.reduce((s, f) => s + f.transferred, 0))})`);
-    expect(names.every((n) => /^(main|oidc|silent|rolldown-runtime|modulepreload-polyfill)-/.test(n)), names.join(', ')).toBe(true);
+    expect(names.every((n) => /^(main|boot|oidc|silent|rolldown-runtime|modulepreload-polyfill)-/.test(n)), names.join(', ')).toBe(true);
     await signInAtProvider(page, user);
     await page.getByText(device).first().waitFor();
     expect(page.url()).toBe(listUrl);
@@ -91,8 +91,8 @@ describe('a light first load (issue 68)', () => {
       expect(document?.headers['content-encoding']).toBe('br');
       expect(document?.headers['cache-control']).toBe('no-cache');
       // Headers (the security headers above all) count in what is transferred; the build's budget counts bodies only.
-      expect(sum(js)).toBeLessThan(DEVICE_LIST_BUDGET.maxJsBytes + js.length * 1500);
-      expect(sum(css)).toBeLessThan(DEVICE_LIST_BUDGET.maxCssBytes + css.length * 1500);
+      expect(sum(js)).toBeLessThan(DEVICE_LIST.maxJsBytes + js.length * 1500);
+      expect(sum(css)).toBeLessThan(DEVICE_LIST.maxCssBytes + css.length * 1500);
 
       // The second visit: every script and stylesheet from the browser's cache, not one asked for.
       const second = await fresh.newPage();

@@ -59,6 +59,7 @@ import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { cacheControlFor } from './plugins/static-caching.js';
 import { registerCompression } from './plugins/compression.js';
+import { dropUnusedConnectionsOnClose } from './plugins/unused-connections.js';
 import { registerControlCharacterCheck } from './plugins/control-characters.js';
 import { body, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -108,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerControlCharacterCheck(app);
   registerCompression(app);
+  dropUnusedConnectionsOnClose(app);
 
   const issuerOrigin = new URL(deps.publicConfig.oidc.authority).origin;
   await app.register(helmet, {

@@ -1,7 +1,16 @@
+/** The bootstrap: all a signed-out visitor loads before being sent to sign in. */
+export const BOOT_MODULES = ['src/boot/boot.ts'];
+
 /**
- * What a signed-in user may download to see the device list, compressed as sent: checked by the build
- * (first-load-budget.ts) and measured in a browser (e2e/first-load.e2e.ts).
- * Issue 68 asks for 170 kB of JavaScript; what the device list needs today is more (README, "A light
- * first load"), and this is set just above it so that it can only go down.
+ * The device list, the page a signed-in user lands on most: the console (loaded by the bootstrap)
+ * and the page's own chunk. Its first load has a budget, compressed as sent, checked by the build
+ * (first-load-budget.ts) and measured in a browser (e2e/first-load.e2e.ts). Issue 68 asks for
+ * 170 kB of JavaScript; the README ("A light first load") says what the device list needs beyond it
+ * today. The budget is set just above today's figure, so it can only go down.
  */
-export const DEVICE_LIST_BUDGET = { maxJsBytes: 260_000, maxCssBytes: 40_000 };
+export const DEVICE_LIST = {
+  page: 'the device list (/devices/search)',
+  modules: ['src/app/console.tsx', 'src/features/devices/search/DeviceSearchPage.tsx'],
+  maxJsBytes: 260_000,
+  maxCssBytes: 40_000,
+};

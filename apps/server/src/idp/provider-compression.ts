@@ -23,6 +23,6 @@ export const compressProviderAnswers: Middleware = async (ctx, next) => {
   const encoding = chooseEncoding(ctx.get('accept-encoding'));
   if (!encoding) return;
   // Content-Type is already set, so Koa keeps it when the body becomes a Buffer.
-  ctx.body = await compressBody(body, encoding);
+  ctx.body = compressBody(body, encoding);
   ctx.set('content-encoding', encoding);
 };

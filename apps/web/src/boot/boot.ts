@@ -1,20 +1,32 @@
 import { currentAppUrl } from '../app/auth/return-url';
-import { startSession, type StartupSignin } from '../app/auth/start-session';
+import { hasSessionHint, rememberSession } from '../app/auth/session-hint';
+import { startSession } from '../app/auth/start-session';
 import { createUserManager } from '../app/auth/user-manager';
-import { fetchPublicConfig } from '../app/startup/public-config';
 import type { ConsoleStart } from '../app/console';
+import { loadCookies } from '../app/cookies/cookies';
+import { fetchPublicConfig } from '../app/startup/public-config';
+
+const loadConsole = () => import('../app/console');
 
 /**
  * The first script of every page load, and all that a signed-out visitor downloads before being sent
  * to sign in (the OIDC client, no React, no Mantine): it loads the sign-in configuration, completes
- * or checks the sign-in, and only then loads the console, handing it what it found out.
+ * or checks the sign-in, and only then loads the console, handing it what it found out. Someone who
+ * was signed in here before (session-hint.ts) has the console loaded meanwhile.
  */
 async function boot(): Promise<void> {
+  // The remembered choices are read before anything else, which uses them.
+  await loadCookies();
+  const early = hasSessionHint() ? loadConsole() : undefined;
+  // Not awaited when the visitor turns out to be signed out: its failure is no one's concern then.
+  early?.catch(() => undefined);
+
   let start: ConsoleStart;
   try {
     const config = await fetchPublicConfig();
     const userManager = createUserManager(config);
-    const startup: StartupSignin = await startSession(userManager);
+    const startup = await startSession(userManager);
+    rememberSession(startup.status === 'ready');
     if (startup.status === 'signed-out') {
       // In place of this page: Back from the provider leads to where the visitor came from.
       try {
@@ -29,8 +41,14 @@ async function boot(): Promise<void> {
   } catch (error) {
     start = { configError: error };
   }
-  const { startConsole } = await import('../app/console');
-  await startConsole(start);
+  const { startConsole } = await (early ?? loadConsole());
+  startConsole(start);
 }
 
-void boot();
+boot().catch((error: unknown) => {
+  // The console's code could not be loaded (the network went, or a new release replaced its files):
+  // said in place of "Starting Fleetlink…", since nothing else can say it.
+  const status = document.querySelector('.boot-status');
+  if (status) status.textContent = `Fleetlink could not be loaded (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`;
+  throw error;
+});

@@ -2,6 +2,7 @@ import type { RealmRole } from '@fleetlink/contract';
 import { useCallback, useMemo } from 'react';
 import { useAuth } from 'react-oidc-context';
 import { usePublicConfig } from '../startup/usePublicConfig';
+import { rememberSession } from './session-hint';
 import { readAuthDetails, type AuthDetails } from './token-claims';
 
 export interface Session {
@@ -42,6 +43,9 @@ export function useSession(): Session {
     hasRole,
     signIn: (returnUrl) => signinRedirect({ state: returnUrl }),
     // Ends the session at the provider too (RP-initiated logout), then comes back to the console.
-    signOut: () => signoutRedirect(),
+    signOut: () => {
+      rememberSession(false);
+      return signoutRedirect();
+    },
   };
 }

@@ -1,4 +1,6 @@
-import { SILENT_CHECK_PATH, type PublicConfig } from '@fleetlink/contract';
+import type { PublicConfig } from '@fleetlink/contract';
+// Not the package's index: the bootstrap imports this module, and the index would bring every schema.
+import { SILENT_CHECK_PATH } from '@fleetlink/contract/web-paths';
 import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import { CALLBACK_PATH } from './return-url';
 

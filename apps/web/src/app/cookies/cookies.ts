@@ -10,7 +10,7 @@
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type CookieStoreLike = Pick<CookieStore, 'getAll' | 'set' | 'addEventListener'>;
+type CookieStoreLike = Pick<CookieStore, 'getAll' | 'set' | 'delete' | 'addEventListener'>;
 
 /** The cookies as the store last told, values still encoded; undefined without the Cookie Store API. */
 let jar: { store: CookieStoreLike; values: Map<string, string> } | undefined;
@@ -47,15 +47,26 @@ export function readCookie(name: string): string | undefined {
   return undefined;
 }
 
-export function writeCookie(name: string, value: string, days: number): void {
+/** Writes a cookie kept `days` days, or, without `days`, until the browser is closed. */
+export function writeCookie(name: string, value: string, days?: number): void {
   const encoded = encodeURIComponent(value);
-  const expires = Date.now() + days * DAY_MS;
+  const expires = days === undefined ? undefined : Date.now() + days * DAY_MS;
   if (jar) {
     // Kept here at once, so the next render reads it; the store writes it a moment later.
     jar.values.set(name, encoded);
-    void jar.store.set({ name, value: encoded, expires, path: '/', sameSite: 'lax' }).catch(() => undefined);
+    void jar.store.set({ name, value: encoded, ...(expires === undefined ? {} : { expires }), path: '/', sameSite: 'lax' }).catch(() => undefined);
     return;
   }
   const secure = location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${name}=${encoded}; Expires=${new Date(expires).toUTCString()}; Path=/; SameSite=Lax${secure}`;
+  const expiry = expires === undefined ? '' : `; Expires=${new Date(expires).toUTCString()}`;
+  document.cookie = `${name}=${encoded}${expiry}; Path=/; SameSite=Lax${secure}`;
+}
+
+export function deleteCookie(name: string): void {
+  if (jar) {
+    jar.values.delete(name);
+    void jar.store.delete({ name, path: '/' }).catch(() => undefined);
+    return;
+  }
+  document.cookie = `${name}=; Max-Age=0; Path=/; SameSite=Lax`;
 }

@@ -19,7 +19,9 @@ export function AppLayout() {
         <TopNav />
       </AppShell.Header>
       <AppShell.Main bg="gray.0" style={{ display: 'flex', flexDirection: 'column' }}>
-        <Container size="lg" w="100%" py="lg" style={{ flex: 1 }}>
+        {/* At least a screen high: the footer starts below the fold, so a page growing as its data
+            arrives does not push it down in view (a layout shift, issue 68). */}
+        <Container size="lg" w="100%" py="lg" style={{ flex: 1, minHeight: `calc(100dvh - ${HEADER_HEIGHT}px)` }}>
           <Outlet />
         </Container>
         <AppFooter />

@@ -30,7 +30,8 @@ export function readPublicConfig(data: unknown): PublicConfig | undefined {
 export async function fetchPublicConfig(fetchImpl: typeof fetch = fetch): Promise<PublicConfig> {
   let response: Response;
   try {
-    response = await fetchImpl(PUBLIC_CONFIG_URL, { headers: { Accept: 'application/json' } });
+    // As index.html preloads it (same mode, same credentials, no header of its own): the preload is used.
+    response = await fetchImpl(PUBLIC_CONFIG_URL);
   } catch (error) {
     throw new Error(`The console server could not be reached (${(error as Error).message}).`);
   }
