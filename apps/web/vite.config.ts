@@ -11,6 +11,9 @@ import { precompress } from './vite-plugins/precompress.js';
 // (`vite build --config apps/web/vite.config.ts`), so every path is anchored here.
 const root = import.meta.dirname;
 const apiServer = 'http://localhost:8080';
+/** Libraries and Mantine components that only forms use. */
+const FORMS_ONLY =
+  /node_modules[\\/](@mantine[\\/]form|react-number-format|i18n-iso-countries)[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/](NumberInput|Select|MultiSelect|TagsInput|Autocomplete|Combobox|PillsInput|Pill|Textarea|Checkbox|Radio|Switch|FileInput|PasswordInput|JsonInput|NumberFormatter|InputsGroupFieldset)[\\/]/;
 // What the bootstrap imports.
 const boot = entryClosure(BOOT_MODULES[0]!);
 
@@ -51,7 +54,8 @@ export default defineConfig({
             // What the bootstrap imports, in a chunk of its own whoever else shares it (the console reads
             // cookies too): a signed-out visitor loads this and the OIDC client, no more.
             { name: 'boot', test: (id) => boot.has(id) && !id.endsWith(BOOT_MODULES[0]!.slice(3)) },
-            { name: 'common', minShareCount: 4 },
+            // Forms' parts stay out of it (the device list has none): shared by the form pages alone.
+            { name: 'common', minShareCount: 4, test: (id) => !FORMS_ONLY.test(id) },
           ],
         },
         // Everything else is split by where it is used: each page (a lazy route) carries its own
