@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { chooseEncoding, compressBody, COMPRESS_MIN_BYTES, isCompressibleType, varyOnEncoding } from '../lib/http-compression.js';
+import { compressAnswer, varyOnEncoding } from '../lib/http-compression.js';
 
 function bodyBytes(body: unknown): Buffer | undefined {
   if (typeof body === 'string') return Buffer.from(body);
@@ -15,14 +15,18 @@ function bodyBytes(body: unknown): Buffer | undefined {
  */
 export const compressProviderAnswers: Middleware = async (ctx, next) => {
   await next();
-  if (ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304 || ctx.response.get('content-encoding')) return;
-  if (!isCompressibleType(ctx.response.get('content-type'))) return;
-  const body = bodyBytes(ctx.body);
-  if (!body || body.length < COMPRESS_MIN_BYTES) return;
+  const plan = compressAnswer({
+    method: ctx.method,
+    status: ctx.status,
+    contentType: ctx.response.get('content-type'),
+    contentEncoding: ctx.response.get('content-encoding') || undefined,
+    acceptEncoding: ctx.get('accept-encoding'),
+    body: bodyBytes(ctx.body),
+  });
+  if (!plan) return;
   ctx.set('vary', varyOnEncoding(ctx.response.get('vary') || undefined));
-  const encoding = chooseEncoding(ctx.get('accept-encoding'));
-  if (!encoding) return;
+  if (!plan.compressed) return;
   // Content-Type is already set, so Koa keeps it when the body becomes a Buffer.
-  ctx.body = compressBody(body, encoding);
-  ctx.set('content-encoding', encoding);
+  ctx.body = plan.compressed;
+  ctx.set('content-encoding', plan.encoding!);
 };

@@ -33,14 +33,36 @@ export function chooseEncoding(acceptEncoding: string | string[] | undefined): C
 
 /**
  * Quick settings: an answer is compressed each time it is sent, so speed matters more than the last
- * percent (about 1 ms for 100 kB of JSON). In the calling thread, not libuv's pool: the pool is shared
- * with file and blob streams, and an answer must not wait behind them (a transfer cut mid-way once
- * held the console's close that way).
+ * percent. In the calling thread: the answers compressed here are JSON and pages (about 1 ms for
+ * 100 kB), files and downloads are streams and are not.
  */
-export function compressBody(body: Buffer, encoding: ContentEncoding): Buffer {
+function compressBody(body: Buffer, encoding: ContentEncoding): Buffer {
   return encoding === 'br'
     ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
     : gzipSync(body, { level: 6 });
+}
+
+/** An answer as the server is about to send it. */
+export interface OutgoingAnswer {
+  method: string;
+  status: number;
+  contentType: string | number | string[] | undefined;
+  contentEncoding: string | number | string[] | undefined;
+  acceptEncoding: string | string[] | undefined;
+  /** The body when it is whole in memory; undefined for a stream, which is sent as it is. */
+  body: Buffer | undefined;
+}
+
+/**
+ * What to do with an answer: undefined to send it as it is; otherwise it varies on Accept-Encoding,
+ * and `compressed` with its `encoding` replace the body when the client takes one.
+ */
+export function compressAnswer(answer: OutgoingAnswer): { compressed?: Buffer; encoding?: ContentEncoding } | undefined {
+  const { body } = answer;
+  if (!body || body.length < COMPRESS_MIN_BYTES || answer.method === 'HEAD' || answer.status === 204 || answer.status === 304) return undefined;
+  if (answer.contentEncoding || !isCompressibleType(answer.contentType)) return undefined;
+  const encoding = chooseEncoding(answer.acceptEncoding);
+  return encoding ? { compressed: compressBody(body, encoding), encoding } : {};
 }
 
 /** Adds accept-encoding to a Vary header's list, once. */

@@ -13,7 +13,7 @@ export function PageLoader() {
 /**
  * A page whose code is loaded the first time it is shown (its own chunk), with PageLoader meanwhile.
  * A load that fails (the console was updated and the old chunk is gone, or the network dropped)
- * throws to the route's error page, which offers a reload.
+ * throws to the route's error page, which says the page failed to load.
  */
 export function lazyPage<K extends string, P extends object>(load: () => Promise<{ [k in NoInfer<K>]: ComponentType<P> }>, name: K): ComponentType<P> {
   const Lazy = lazy(async () => ({ default: (await load())[name] })) as unknown as ComponentType<P>;
