@@ -86,10 +86,17 @@ export type DeviceSearchQuery = z.infer<typeof deviceSearchQuerySchema>;
 /** Counts of the current query per tab (SPEC §3 "Device search result"). */
 export const deviceTotalsSchema = z.object({ ALL: z.number().int(), ONLINE: z.number().int(), OFFLINE: z.number().int() });
 export type DeviceTotals = z.infer<typeof deviceTotalsSchema>;
+/**
+ * Which counts are estimates (issue 69): exact up to 10,000 matches; above, a count may be an
+ * estimate, rounded to two significant digits.
+ */
+export const deviceTotalsEstimatedSchema = z.object({ ALL: z.boolean(), ONLINE: z.boolean(), OFFLINE: z.boolean() });
+export type DeviceTotalsEstimated = z.infer<typeof deviceTotalsEstimatedSchema>;
 
 export const deviceSearchResultSchema = z.object({
   devices: z.array(deviceListItemSchema),
   totals: deviceTotalsSchema,
+  estimated: deviceTotalsEstimatedSchema,
   page: z.number().int(),
   size: z.number().int(),
 });

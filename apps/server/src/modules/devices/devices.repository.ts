@@ -1,4 +1,4 @@
-import type { DeviceBranch, DeviceTotals } from '@fleetlink/contract';
+import type { DeviceBranch } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Member } from '../../auth/principal.js';
@@ -8,6 +8,7 @@ import type { InstallationKeys } from '../enrollment/installation-keys.js';
 import type { MonitorRow } from '../monitors/monitors.repository.js';
 import type { TunnelView } from '../tunnels/tunnel-view.js';
 import { proxyDomainOfDevice } from '../tunnels/tunnels.repository.js';
+import { countMatches, type CountedTotals } from './device-counts.js';
 import { idPrefixRange, toPrefixQuery } from './device-search.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -151,26 +152,20 @@ export class DevicesRepository {
 
   /**
    * One page of the caller's devices matching the query, and the counts per tab of that query
-   * (one pass with FILTER). The counts then pick the plan for the page, because PostgreSQL cannot
-   * estimate how many devices a prefix query matches: few matches are collected and sorted, many
-   * are read in name order straight off the (organization, name, id) index, per organization, and
-   * merged, so a page of a 100,000-device fleet never sorts the fleet.
+   * (exact up to 10,000, see countMatches). The counts then pick the plan for the page, because
+   * PostgreSQL cannot estimate how many devices a prefix query matches: few matches are collected
+   * and sorted, many are read in name order straight off the (organization, name, id) index, per
+   * organization, and merged, so a page of a million-device fleet never sorts the fleet.
    */
-  async search(q: DeviceSearch): Promise<{ rows: DeviceWithOrganization[]; totals: DeviceTotals }> {
+  async search(q: DeviceSearch): Promise<{ rows: DeviceWithOrganization[] } & CountedTotals> {
     const organizationIds = (await this.memberOrganizations(q.member)).map((m) => m.id);
     const none = { ALL: 0, ONLINE: 0, OFFLINE: 0 };
-    if (!organizationIds.length) return { rows: [], totals: none };
+    if (!organizationIds.length) return { rows: [], totals: none, estimated: { ALL: false, ONLINE: false, OFFLINE: false } };
     const match = matchCondition(q.search);
-    const [totals = none] = await this.db
-      .select({
-        ALL: sql<number>`count(*)::int`,
-        ONLINE: sql<number>`(count(*) filter (where ${deviceSearch.online}))::int`,
-        OFFLINE: sql<number>`(count(*) filter (where not ${deviceSearch.online}))::int`,
-      })
-      .from(deviceSearch)
-      .where(and(inArray(deviceSearch.organizationId, organizationIds), match));
-    const matching = q.status === 'online' ? totals.ONLINE : q.status === 'offline' ? totals.OFFLINE : totals.ALL;
-    if (q.offset >= matching) return { rows: [], totals };
+    const { totals, estimated } = await countMatches(this.db, organizationIds, match);
+    const tab = q.status === 'online' ? 'ONLINE' : q.status === 'offline' ? 'OFFLINE' : 'ALL';
+    const matching = totals[tab];
+    if (!estimated[tab] && q.offset >= matching) return { rows: [], totals, estimated };
 
     const status =
       q.status === 'online' ? sql`and ${deviceSearch.online}` : q.status === 'offline' ? sql`and not ${deviceSearch.online}` : sql``;
@@ -180,7 +175,7 @@ export class DevicesRepository {
     // collect every match through the text index and sort them.
     const walkWhere = sql`${match ? sql`and coalesce(${match}, false)` : sql``} ${status}`;
     const page =
-      matching <= FEW_MATCHES
+      !estimated[tab] && matching <= FEW_MATCHES
         ? await this.db.execute<{ id: string }>(sql`
             with matched as materialized (
               select ${deviceSearch.deviceId} as id, ${deviceSearch.name} as name from ${deviceSearch}
@@ -206,7 +201,7 @@ export class DevicesRepository {
       : [];
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.device.id)! - order.get(b.device.id)!);
-    return { rows, totals };
+    return { rows, totals, estimated };
   }
 
   /** Distinct tags of the user's devices, for suggestions. */

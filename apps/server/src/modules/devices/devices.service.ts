@@ -28,14 +28,14 @@ export class DevicesService {
   ) {}
 
   async search(p: Principal, q: DeviceSearchQuery): Promise<DeviceSearchResult> {
-    const { rows, totals } = await this.repo.search({
+    const { rows, totals, estimated } = await this.repo.search({
       member: p,
       search: q.search,
       status: q.status,
       limit: q.size,
       offset: q.page * q.size,
     });
-    return { devices: rows.map((r) => toListItem(r, this.tunnelDomain)), totals, page: q.page, size: q.size };
+    return { devices: rows.map((r) => toListItem(r, this.tunnelDomain)), totals, estimated, page: q.page, size: q.size };
   }
 
   /** GET /api/devices-status: the recent devices' status now (issue 59: not as at the last visit). */

@@ -9,7 +9,7 @@ import { LIST_REFRESH_MIN_MS, LiveCacheUpdater, RESYNC_SPREAD_MS } from './apply
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';
 const device = (id: string, online: boolean) => ({ id, name: id.slice(-1), online }) as unknown as Device;
-const search = (...devices: Device[]): DeviceSearchResult => ({ devices, totals: { ALL: devices.length, ONLINE: 0, OFFLINE: 0 }, page: 0, size: 20 });
+const search = (...devices: Device[]): DeviceSearchResult => ({ devices, totals: { ALL: devices.length, ONLINE: 0, OFFLINE: 0 }, estimated: { ALL: false, ONLINE: false, OFFLINE: false }, page: 0, size: 20 });
 
 describe('LiveCacheUpdater', () => {
   let client: QueryClient;

@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { shortId } from '../../../app/format/entity-label';
 import { DeviceStatusIcon } from '../DeviceStatusIcon';
 import { useDeviceSearch } from '../device-api';
+import { devicesFound } from './device-count';
 
 export const SEARCH_DEBOUNCE_MS = 250;
 export const SEARCH_DROPDOWN_MAX = 5;
@@ -92,7 +93,7 @@ export function DeviceSearchBox({ initial = '' }: { initial?: string }) {
             <Paper px={6} pt={4}>
               <Group justify="space-between">
                 <Text size="xs" c="dimmed">
-                  {data.totals.ALL === 1 ? '1 device found' : `${data.totals.ALL} devices found`}
+                  {devicesFound(data.totals.ALL, data.estimated.ALL)}
                 </Text>
                 <Anchor component={Link} to={searchPageUrl(terms)} size="xs" onClick={() => setFocused(false)}>
                   See all

@@ -6,6 +6,7 @@ import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
 import { useDeviceSearch } from '../device-api';
 import { DeviceCard } from './DeviceCard';
+import { shownCount } from './device-count';
 import { DeviceSearchBox } from './DeviceSearchBox';
 import { DeviceTable } from './DeviceTable';
 import { useListMode, type ListMode } from './list-mode';
@@ -71,17 +72,30 @@ export function DeviceSearchPage() {
         <Tabs.List>
           {(
             [
-              ['all', 'All', totals?.ALL],
-              ['online', 'Online', totals?.ONLINE],
-              ['offline', 'Offline', totals?.OFFLINE],
+              ['all', 'All', 'ALL'],
+              ['online', 'Online', 'ONLINE'],
+              ['offline', 'Offline', 'OFFLINE'],
             ] as const
-          ).map(([value, label, count]) => (
-            <Tabs.Tab key={value} value={value} rightSection={<Badge size="sm" variant="light" circle={false}>{count ?? '…'}</Badge>}>
+          ).map(([value, label, key]) => (
+            <Tabs.Tab
+              key={value}
+              value={value}
+              rightSection={
+                <Badge size="sm" variant="light" circle={false}>
+                  {totals ? shownCount(totals[key], data.estimated[key]) : '…'}
+                </Badge>
+              }
+            >
               {label}
             </Tabs.Tab>
           ))}
         </Tabs.List>
       </Tabs>
+      {data && Object.values(data.estimated).some(Boolean) ? (
+        <Text size="sm" c="dimmed">
+          This search matches many devices: counts above 10,000 are estimated, and rounded.
+        </Text>
+      ) : null}
       {isLoading ? (
         <Center py="xl">
           <Loader />

@@ -1,0 +1,1 @@
+CREATE INDEX "device_search_org_id_idx" ON "device_search" USING btree ("organization_id","device_id");
