@@ -63,17 +63,19 @@ export async function countMatches(db: Db, organizationIds: string[], match: SQL
     const all = await countUpTo(db, organizationIds, match, undefined);
     if (all.count <= EXACT_COUNT_MAX) return { totals: { ALL: all.count, ONLINE: all.online, OFFLINE: all.count - all.online }, estimated };
   }
-  for (const tab of TABS) {
-    if (exact.includes(tab) && tab !== 'ALL') {
-      const { count } = await countUpTo(db, organizationIds, match, STATUS[tab]);
-      if (count <= EXACT_COUNT_MAX) {
-        totals[tab] = count;
-        continue;
-      }
+  // The tabs counted one by one, each by its own connection at once.
+  const counted = await Promise.all(
+    TABS.map((tab) => (exact.includes(tab) && tab !== 'ALL' ? countUpTo(db, organizationIds, match, STATUS[tab]) : undefined)),
+  );
+  TABS.forEach((tab, i) => {
+    const count = counted[i]?.count;
+    if (count !== undefined && count <= EXACT_COUNT_MAX) {
+      totals[tab] = count;
+    } else {
+      totals[tab] = roughly(Math.max(estimate[tab], EXACT_COUNT_MAX + 1));
+      estimated[tab] = true;
     }
-    totals[tab] = roughly(Math.max(estimate[tab], EXACT_COUNT_MAX + 1));
-    estimated[tab] = true;
-  }
+  });
   return { totals, estimated };
 }
 

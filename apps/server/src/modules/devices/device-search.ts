@@ -1,18 +1,18 @@
-// The document itself is SQL (migration 0003, `device_search_document`), kept by triggers.
+// The document itself is SQL (migration 0003, `device_search_document`), kept by triggers; what
+// one term matches is SQL too (migration 0031, `device_search_term`).
 
 /**
- * Turns what a person typed into a prefix tsquery (`'term':* & 'other':*`). Characters with a
- * meaning in tsquery syntax are dropped, so input can never make the query fail.
+ * The terms of what a person typed, each matched as a prefix (device_search_term), all of them by
+ * a device. Characters that are no part of a name, address or id are dropped, at most 8 terms.
  */
-export function toPrefixQuery(input: string | undefined): string | undefined {
+export function searchTerms(input: string | undefined): string[] | undefined {
   const terms = (input ?? '')
     .split(/\s+/)
     .map((t) => t.toLowerCase().replace(/[^\p{L}\p{N}._@/+-]/gu, ''))
     .map((t) => t.replace(/^[-+./]+|[-+./]+$/g, ''))
     .filter((t) => t.length > 0)
     .slice(0, 8);
-  if (!terms.length) return undefined;
-  return terms.map((t) => `'${t}':*`).join(' & ');
+  return terms.length ? terms : undefined;
 }
 
 /**

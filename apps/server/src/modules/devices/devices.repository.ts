@@ -9,7 +9,8 @@ import type { MonitorRow } from '../monitors/monitors.repository.js';
 import type { TunnelView } from '../tunnels/tunnel-view.js';
 import { proxyDomainOfDevice } from '../tunnels/tunnels.repository.js';
 import { countMatches, type CountedTotals } from './device-counts.js';
-import { idPrefixRange, toPrefixQuery } from './device-search.js';
+import { pageIds } from './device-page.js';
+import { idPrefixRange, searchTerms } from './device-search.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
 
@@ -77,14 +78,12 @@ const tunnelRows = sql<TunnelView[]>`coalesce((select json_agg(json_build_object
 
 const answerColumns = { device: deviceColumns, organization: organizationColumns, servers: serverUrls, monitors: monitorRows, tunnels: tunnelRows };
 
-/** Up to this many matches a page is collected and sorted; above it, read off the name index. */
-const FEW_MATCHES = 5000;
-
-/** Devices that match the search text: full-text prefix match, or an id prefix. */
+/** Devices that match the search text: every term (device_search_term), or an id prefix. */
 export function matchCondition(search: string | undefined): SQL | undefined {
-  const tsquery = toPrefixQuery(search);
-  if (!tsquery) return undefined;
-  const text = sql`${deviceSearch.document} @@ to_tsquery('simple', ${tsquery})`;
+  const terms = searchTerms(search);
+  if (!terms) return undefined;
+  const query = sql.join(terms.map((t) => sql`device_search_term(${t})`), sql` && `);
+  const text = sql`${deviceSearch.document} @@ (${query})`;
   const range = idPrefixRange(search);
   return range ? sql`(${text} or ${deviceSearch.deviceId} between ${range.from}::uuid and ${range.to}::uuid)` : text;
 }
@@ -152,10 +151,8 @@ export class DevicesRepository {
 
   /**
    * One page of the caller's devices matching the query, and the counts per tab of that query
-   * (exact up to 10,000, see countMatches). The counts then pick the plan for the page, because
-   * PostgreSQL cannot estimate how many devices a prefix query matches: few matches are collected
-   * and sorted, many are read in name order straight off the (organization, name, id) index, per
-   * organization, and merged, so a page of a million-device fleet never sorts the fleet.
+   * (exact up to 10,000, see countMatches); the counts pick the plan for the page (pageIds), so a
+   * page of a million-device fleet never sorts the fleet.
    */
   async search(q: DeviceSearch): Promise<{ rows: DeviceWithOrganization[] } & CountedTotals> {
     const organizationIds = (await this.memberOrganizations(q.member)).map((m) => m.id);
@@ -167,31 +164,8 @@ export class DevicesRepository {
     const matching = totals[tab];
     if (!estimated[tab] && q.offset >= matching) return { rows: [], totals, estimated };
 
-    const status =
-      q.status === 'online' ? sql`and ${deviceSearch.online}` : q.status === 'offline' ? sql`and not ${deviceSearch.online}` : sql``;
-    const where = sql`${match ? sql`and ${match}` : sql``} ${status}`;
-    // Many matches: the text condition is a filter on the name-ordered walk, never an index scan.
-    // The planner underestimates prefix queries (two terms: ~40 rows for 16,000) and would otherwise
-    // collect every match through the text index and sort them.
-    const walkWhere = sql`${match ? sql`and coalesce(${match}, false)` : sql``} ${status}`;
-    const page =
-      !estimated[tab] && matching <= FEW_MATCHES
-        ? await this.db.execute<{ id: string }>(sql`
-            with matched as materialized (
-              select ${deviceSearch.deviceId} as id, ${deviceSearch.name} as name from ${deviceSearch}
-              where ${inArray(deviceSearch.organizationId, organizationIds)} ${where})
-            select id from matched order by name, id limit ${q.limit} offset ${q.offset}`)
-        : await this.db.execute<{ id: string }>(sql`
-            select x.id from (values ${sql.join(organizationIds.map((id) => sql`(${id}::uuid)`), sql`, `)}) as m(org)
-            cross join lateral (
-              select ${deviceSearch.deviceId} as id, ${deviceSearch.name} as name from ${deviceSearch}
-              where ${deviceSearch.organizationId} = m.org ${walkWhere}
-              order by ${deviceSearch.name}, ${deviceSearch.deviceId}
-              limit ${q.offset + q.limit}
-            ) x
-            order by x.name, x.id
-            limit ${q.limit} offset ${q.offset}`);
-    const ids = page.rows.map((r) => r.id);
+    const status = q.status === 'online' ? sql`${deviceSearch.online}` : q.status === 'offline' ? sql`not ${deviceSearch.online}` : undefined;
+    const ids = await pageIds(this.db, { organizationIds, match, status, matching, estimated: estimated[tab], limit: q.limit, offset: q.offset });
     const rows = ids.length
       ? await this.db
           .select(answerColumns)
