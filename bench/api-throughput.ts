@@ -7,7 +7,8 @@
  *
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/api-throughput.ts
  *
- * BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (20), BENCH_DEVICES (10,000).
+ * BENCH_SECONDS (10) per route, BENCH_CONNECTIONS (20), BENCH_DEVICES (10,000); BENCH_ROUTES, a regular
+ * expression, picks routes.
  * Target: GET /api/device/{id} at ≥ 50 % of the reference; every route at p99 < 50 ms; no errors.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,7 +47,8 @@ const app = await startConsoleProcess({
   MQTT_EMBEDDED_PORT: String(await freePort()),
   TUNNEL_SSH_PORT: String(await freePort()),
   TUNNEL_HTTP_PORT: String(await freePort()),
-});
+  // BENCH_PROFILE=<dir>: the console's CPU profile, written there when it stops.
+}, process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
 // Its log is read no further (here it would cost the load's process time); only drained.
 app.child.stdout!.removeAllListeners('data').resume();
 app.child.stderr!.removeAllListeners('data').resume();
@@ -90,6 +92,7 @@ try {
     ['GET /api/organizations', () => '/api/organizations'],
     ['GET /api/device/{id}/metrics', () => `/api/device/${anyId()}/metrics`],
   ] as const) {
+    if (process.env.BENCH_ROUTES && !new RegExp(process.env.BENCH_ROUTES).test(route)) continue;
     results.push({ route, result: await drive({ base: consoleUrl, path: pathOf, headers: auth, ...load }) });
   }
 } finally {

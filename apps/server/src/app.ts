@@ -59,6 +59,7 @@ import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { cacheControlFor } from './plugins/static-caching.js';
 import { registerCompression } from './plugins/compression.js';
+import { OneLinePerRequest } from './plugins/request-log.js';
 import { dropUnusedConnectionsOnClose } from './plugins/unused-connections.js';
 import { registerControlCharacterCheck } from './plugins/control-characters.js';
 import { body, registerErrorHandling } from './plugins/errors.js';
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { env, database } = deps;
   const app = Fastify({
     logger: loggerOptions(env.LOG_LEVEL),
+    logController: new OneLinePerRequest(),
     // Forwarded headers count only from the proxies the operator named (TRUST_PROXY), never a client's own.
     trustProxy: env.TRUST_PROXY.length ? env.TRUST_PROXY : false,
     bodyLimit: 1024 * 1024,

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWK, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWK, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import { ConfigError } from '../env.js';
 import { principalFromClaims, type ClaimReading, type Principal } from './principal.js';
 
@@ -26,31 +26,54 @@ const NOT_AN_ACCESS_TOKEN = 'This token is not an access token: send the access 
  */
 export async function createTokenVerifier(opts: VerifierOptions): Promise<TokenVerifier> {
   const keys = opts.localJwks ? createLocalJWKSet(opts.localJwks) : createRemoteJWKSet(await discoverJwksUri(opts.issuer));
+  // A page sends the same token with every request: its signature is checked once, and the person
+  // it names is kept until it expires (issue 69). Only tokens found valid are kept; at most
+  // VERIFIED_MAX of them, the oldest dropped first.
+  const verified = new Map<string, { principal: Principal; expiresAt: number }>();
   return {
     async verify(token) {
-      try {
-        const { payload, protectedHeader } = await jwtVerify(token, keys, {
-          issuer: opts.issuer,
-          // A token without an expiry would open the API for ever.
-          requiredClaims: ['exp', 'sub'],
-          clockTolerance: 5,
-        });
-        // The kind first, then the audience: an ID token gets the answer that says what to send.
-        if (!isAccessToken(protectedHeader, payload, opts)) throw new InvalidTokenError(NOT_AN_ACCESS_TOKEN);
-        if (opts.audience !== undefined && !audiencesOf(payload).includes(opts.audience)) {
-          throw new InvalidTokenError(`The access token is not for this API: its audience must include ${opts.audience}.`);
-        }
-        return principalFromClaims(payload, opts);
-      } catch (err) {
-        if (err instanceof InvalidTokenError) throw err;
-        if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired. Sign in again.');
-        if (err instanceof joseErrors.JWTClaimValidationFailed && err.reason === 'missing') {
-          throw new InvalidTokenError(`The access token is not valid: it has no "${err.claim}" claim.`);
-        }
-        throw new InvalidTokenError('The access token is not valid.');
-      }
+      const known = verified.get(token);
+      if (known && Date.now() < known.expiresAt) return known.principal;
+      verified.delete(token);
+      const principal = await check(token);
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+      verified.set(token, { principal, expiresAt: expiryOf(token) });
+      return principal;
     },
   };
+
+  async function check(token: string): Promise<Principal> {
+    try {
+      const { payload, protectedHeader } = await jwtVerify(token, keys, {
+        issuer: opts.issuer,
+        // A token without an expiry would open the API for ever.
+        requiredClaims: ['exp', 'sub'],
+        clockTolerance: 5,
+      });
+      // The kind first, then the audience: an ID token gets the answer that says what to send.
+      if (!isAccessToken(protectedHeader, payload, opts)) throw new InvalidTokenError(NOT_AN_ACCESS_TOKEN);
+      if (opts.audience !== undefined && !audiencesOf(payload).includes(opts.audience)) {
+        throw new InvalidTokenError(`The access token is not for this API: its audience must include ${opts.audience}.`);
+      }
+      return principalFromClaims(payload, opts);
+    } catch (err) {
+      if (err instanceof InvalidTokenError) throw err;
+      if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired. Sign in again.');
+      if (err instanceof joseErrors.JWTClaimValidationFailed && err.reason === 'missing') {
+        throw new InvalidTokenError(`The access token is not valid: it has no "${err.claim}" claim.`);
+      }
+      throw new InvalidTokenError('The access token is not valid.');
+    }
+  }
+}
+
+/** Valid tokens whose check is remembered, per console. */
+const VERIFIED_MAX = 10_000;
+
+/** When a token found valid stops being so (its `exp`, which the check required), in ms. */
+function expiryOf(token: string): number {
+  const { exp } = decodeJwt(token);
+  return Number(exp) * 1000;
 }
 
 /**

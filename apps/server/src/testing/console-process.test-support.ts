@@ -19,8 +19,8 @@ export interface ConsoleProcess {
  * says it runs; one that exits first, or is silent for 60 s, fails with what it wrote. No built-in
  * release (a packed agent) unless `env` asks for one: tests count the releases they make.
  */
-export async function startConsoleProcess(env: Record<string, string>): Promise<ConsoleProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+export async function startConsoleProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ConsoleProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', AGENT_BUILT_IN_RELEASE: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

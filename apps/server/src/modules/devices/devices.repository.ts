@@ -1,4 +1,4 @@
-import type { DeviceBranch } from '@fleetlink/contract';
+import type { DeviceBranch, OrganizationRole } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Member } from '../../auth/principal.js';
@@ -8,6 +8,7 @@ import type { InstallationKeys } from '../enrollment/installation-keys.js';
 import type { MonitorRow } from '../monitors/monitors.repository.js';
 import type { TunnelView } from '../tunnels/tunnel-view.js';
 import { proxyDomainOfDevice } from '../tunnels/tunnels.repository.js';
+import { driveScansOf, type ScanJson } from '../files/drive-scans.repository.js';
 import { countMatches, type CountedTotals } from './device-counts.js';
 import { pageIds } from './device-page.js';
 import { idPrefixRange, searchTerms } from './device-search.js';
@@ -138,6 +139,35 @@ export class DevicesRepository {
   async isOnline(id: string): Promise<boolean | undefined> {
     const [row] = await this.db.select({ online: devices.online }).from(devices).where(eq(devices.id, id));
     return row?.online;
+  }
+
+  /**
+   * The device with what its answer shows, the member's role in its organization (undefined: none)
+   * and its drive scans, in one prepared statement: the hottest read of the API (GET /api/device/{id}).
+   */
+  async findForMember(id: string, member: Member): Promise<(DeviceWithOrganization & { role?: OrganizationRole; scans: ScanJson[] }) | undefined> {
+    this.forMember ??= this.prepareForMember();
+    const [row] = await this.forMember.execute({ id, username: member.username });
+    if (!row) return undefined;
+    const limited = member.organizationLimit && !member.organizationLimit.includes(row.device.organizationId);
+    const role = limited ? undefined : (row.role ?? undefined);
+    return { ...row, role, device: { ...row.device, installationKey: this.keys.open(row.device.installationKey) } };
+  }
+
+  private forMember?: ReturnType<DevicesRepository['prepareForMember']>;
+
+  private prepareForMember() {
+    return this.db
+      .select({
+        ...answerColumns,
+        role: sql<OrganizationRole | null>`(select ${organizationMembers.role} from ${organizationMembers}
+          where ${organizationMembers.organizationId} = ${devices.organizationId} and ${organizationMembers.email} = ${sql.placeholder('username')})`,
+        scans: driveScansOf(devices.id),
+      })
+      .from(devices)
+      .innerJoin(organizations, eq(organizations.id, devices.organizationId))
+      .where(eq(devices.id, sql.placeholder('id')))
+      .prepare('device_for_member');
   }
 
   async findById(id: string): Promise<DeviceWithOrganization | undefined> {

@@ -5,8 +5,8 @@ import { notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { DeviceAccounts } from '../broker/device-accounts.js';
 import { fieldChanges } from '../audit/field-changes.js';
-import { canManage, MANAGING_ROLES, type OrganizationPolicy } from '../organizations/organization.policy.js';
-import type { DriveScansRepository } from '../files/drive-scans.repository.js';
+import { canManage, canRead, MANAGING_ROLES, type OrganizationPolicy } from '../organizations/organization.policy.js';
+import { scanDetails } from '../files/drive-scans.repository.js';
 import { toTunnel } from '../tunnels/tunnel-view.js';
 import { toMonitor } from '../monitors/monitors.repository.js';
 import type { DeviceWithOrganization, DeviceWrite, DevicesRepository } from './devices.repository.js';
@@ -20,7 +20,6 @@ export class DevicesService {
     private readonly repo: DevicesRepository,
     private readonly policy: OrganizationPolicy,
     private readonly audit: AuditTrail,
-    private readonly scans: Pick<DriveScansRepository, 'ofDevice'>,
     /** The tunnel proxy's own domain, for tunnels without a custom one. */
     private readonly tunnelDomain: string,
     /** Without messaging (some tests), a device has no account to take away. */
@@ -44,8 +43,12 @@ export class DevicesService {
   }
 
   async get(p: Principal, id: string): Promise<Device> {
-    const access = await this.policy.readDevice(p, id);
-    const [device, scans] = await Promise.all([this.load(id, canManage(access.role)), this.scans.ofDevice(id)]);
+    // The access check, the answer and the drive scans in one statement (issue 69); the rule is
+    // the policy's (readDevice): a member of the device's organization reads it.
+    const row = await this.repo.findForMember(id, p);
+    if (!row || !canRead(row.role)) throw notFound('Device not found.');
+    const device = toDevice(row, canManage(row.role), this.tunnelDomain);
+    const scans = scanDetails(row.scans);
     // The drives as the agent last reported them, each with its last scan (SPEC §3 drive detail).
     return { ...device, drives: device.drives.map((d) => ({ ...d, detail: scans.get(d.root) ?? null })) };
   }

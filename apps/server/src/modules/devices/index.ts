@@ -4,7 +4,6 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { DeviceAccounts } from '../broker/device-accounts.js';
 import { InstallationKeys } from '../enrollment/installation-keys.js';
 import type { OrganizationPolicy } from '../organizations/organization.policy.js';
-import { DriveScansRepository } from '../files/drive-scans.repository.js';
 import { DevicesRepository } from './devices.repository.js';
 import { devicesRoutes } from './devices.routes.js';
 import { DevicesService } from './devices.service.js';
@@ -12,5 +11,5 @@ import { DevicesService } from './devices.service.js';
 /** Wires the devices capability: repository → service → routes plugin options. */
 export function devicesModule(db: Db, box: SecretBox, policy: OrganizationPolicy, audit: AuditTrail, tunnelDomain: string, accounts?: DeviceAccounts) {
   const repository = new DevicesRepository(db, new InstallationKeys(box));
-  return { repository, service: new DevicesService(repository, policy, audit, new DriveScansRepository(db), tunnelDomain, accounts), routes: devicesRoutes };
+  return { repository, service: new DevicesService(repository, policy, audit, tunnelDomain, accounts), routes: devicesRoutes };
 }

@@ -1,5 +1,5 @@
 import { DISK_SCAN_TIMEOUT_MS, type DiskUsage, type DriveDetail } from '@fleetlink/contract';
-import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { driveScans } from '../../db/schema/index.js';
 
@@ -50,8 +50,26 @@ export class DriveScansRepository {
   /** Drive root → its last scan. */
   async ofDevice(deviceId: string, now = new Date()): Promise<Map<string, DriveDetail>> {
     const rows = await this.db.select().from(driveScans).where(eq(driveScans.deviceId, deviceId));
-    return new Map(rows.map((row) => [row.root, toDetail(row, now)]));
+    return scanDetails(rows, now);
   }
+}
+
+/** A device's scans as a sub-select gives them (driveScansOf): times as JSON writes them. */
+export type ScanJson = Omit<ScanRow, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string | null };
+
+/** The device's scans, one correlated sub-select on the (device, root) primary key, for an answer read in one statement. */
+export const driveScansOf = (deviceId: SQL | AnyColumn) => sql<ScanJson[]>`coalesce((select json_agg(json_build_object('deviceId', ${driveScans.deviceId},
+    'root', ${driveScans.root}, 'status', ${driveScans.status}, 'startedAt', ${driveScans.startedAt}, 'finishedAt', ${driveScans.finishedAt},
+    'result', ${driveScans.result}, 'error', ${driveScans.error})) from ${driveScans} where ${driveScans.deviceId} = ${deviceId}), '[]'::json)`;
+
+/** Drive root → its last scan. */
+export function scanDetails(rows: (ScanRow | ScanJson)[], now = new Date()): Map<string, DriveDetail> {
+  return new Map(
+    rows.map((row) => [
+      row.root,
+      toDetail({ ...row, startedAt: new Date(row.startedAt), finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt) }, now),
+    ]),
+  );
 }
 
 function toDetail(row: ScanRow, now: Date): DriveDetail {
