@@ -90,15 +90,17 @@ async function messageServersReached(messaging: Messaging, servers: ServersRepos
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { env, database } = deps;
+  const requestLog = new OneLinePerRequest();
   const app = Fastify({
     logger: loggerOptions(env.LOG_LEVEL),
-    logController: new OneLinePerRequest(),
+    logController: requestLog,
     // Forwarded headers count only from the proxies the operator named (TRUST_PROXY), never a client's own.
     trustProxy: env.TRUST_PROXY.length ? env.TRUST_PROXY : false,
     bodyLimit: 1024 * 1024,
     // Headers within 15 s, checked every second; bodies at a minimum rate (cutSlowRequests below).
     http: slowHeaderOptions(),
   });
+  requestLog.writeTo(app.log);
   cutSlowRequests(app.server, (res) => {
     const body = JSON.stringify({ code: ErrorCode.RequestTimeout, message: SLOW_BODY_MESSAGE });
     res.writeHead(408, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);

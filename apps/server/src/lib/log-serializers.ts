@@ -3,8 +3,20 @@ import type { FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { redactUrl } from '@fleetlink/contract/log-redaction';
 
-/** How a request appears in the log: Fastify's default fields, with no token, code or key of its URL in them. */
-export function requestForLog(req: FastifyRequest) {
+export interface RequestLogFields {
+  method: string;
+  url: string;
+  host: string;
+  remoteAddress: string;
+  remotePort: number | undefined;
+}
+
+/**
+ * How a request appears in the log: Fastify's default fields, with no token, code or key of its URL
+ * in them. Given those fields already (a line that wrote them itself), it keeps them.
+ */
+export function requestForLog(req: FastifyRequest | RequestLogFields): RequestLogFields {
+  if (!('raw' in req)) return req;
   return { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
