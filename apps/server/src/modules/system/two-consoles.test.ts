@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { apiTokens, auditEntries, devices, jobResults, jobRuns } from '../../db/schema/index.js';
+import { apiTokens, auditEntries, devices, jobResults, jobRuns, organizationMembers } from '../../db/schema/index.js';
 import mqtt from 'mqtt';
 import { agentClientId, commandOutputSchema, TerminalClose, consoleInstanceSchema, deviceSchema, serverSchema, tunnelSchema, tunnelStatusSchema, type ConsoleInstance } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -464,6 +464,26 @@ describe.skipIf(!bin || !process.env.TEST_DATABASE_URL)('two consoles side by si
     const refused = await call('A', 'GET', '/api/me', undefined, secret);
     expect(refused.status).toBe(401);
     expect(refused.body.message).toMatch(/^This API token was revoked on /);
+  });
+
+  it('refuses at B a member revoked at A at once, and finds at B a device renamed at A at once (issue 69)', async () => {
+    const device = await memberDevice(b.database.db, 'read across consoles');
+    // B has checked user@'s token and read the device for them: nothing of that may outlive the change.
+    expect((await call('B', 'GET', `/api/device/${device.id}`, undefined, user)).status).toBe(200);
+    const [member] = await b.database.db
+      .select({ id: organizationMembers.id })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.organizationId, device.organizationId), eq(organizationMembers.email, USER_EMAIL)));
+    expect((await call('A', 'DELETE', `/api/organization/${device.organizationId}/user/${member!.id}`)).status).toBe(204);
+    expect((await call('B', 'GET', `/api/device/${device.id}`, undefined, user)).status).toBe(404);
+    expect((await call('B', 'GET', `/api/device/${device.id}/metrics`, undefined, user)).status).toBe(404);
+
+    const name = `renamed-${randomUUID().slice(0, 8)}`;
+    const form = { organization: device.organizationId, name, branch: 'PRODUCTION', tags: [] };
+    expect((await call('A', 'PUT', `/api/device/${device.id}`, form)).status).toBe(200);
+    const found = await call('B', 'GET', `/api/devices?search=${name}`);
+    expect(found.body.devices.map((d: { name: string }) => d.name)).toEqual([name]);
+    expect(found.body.estimated).toEqual({ ALL: false, ONLINE: false, OFFLINE: false });
   });
 
   it('opens a terminal whose relay reached the other console: it is handed over; the per-device cap counts both consoles (issue 63)', async () => {
