@@ -2,7 +2,7 @@ import type { DeviceBranch, OrganizationRole } from '@fleetlink/contract';
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Member } from '../../auth/principal.js';
-import { membershipOf } from '../organizations/membership.repository.js';
+import { memberRoleIn, membershipOf, roleWithin } from '../organizations/membership.repository.js';
 import { deviceSearch, deviceServers, devices, monitors, organizationDomains, organizationMembers, organizations, servers, tunnels } from '../../db/schema/index.js';
 import type { InstallationKeys } from '../enrollment/installation-keys.js';
 import type { MonitorRow } from '../monitors/monitors.repository.js';
@@ -149,8 +149,7 @@ export class DevicesRepository {
     this.forMember ??= this.prepareForMember();
     const [row] = await this.forMember.execute({ id, username: member.username });
     if (!row) return undefined;
-    const limited = member.organizationLimit && !member.organizationLimit.includes(row.device.organizationId);
-    const role = limited ? undefined : (row.role ?? undefined);
+    const role = roleWithin(member, row.device.organizationId, row.role);
     return { ...row, role, device: { ...row.device, installationKey: this.keys.open(row.device.installationKey) } };
   }
 
@@ -160,8 +159,7 @@ export class DevicesRepository {
     return this.db
       .select({
         ...answerColumns,
-        role: sql<OrganizationRole | null>`(select ${organizationMembers.role} from ${organizationMembers}
-          where ${organizationMembers.organizationId} = ${devices.organizationId} and ${organizationMembers.email} = ${sql.placeholder('username')})`,
+        role: memberRoleIn(devices.organizationId, sql.placeholder('username')),
         scans: driveScansOf(devices.id),
       })
       .from(devices)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { organizationFormSchema } from '@fleetlink/contract';
 import type { Member, Principal } from '../../auth/principal.js';
@@ -16,6 +16,23 @@ export type OrganizationRole = 'CREATOR' | 'ADMIN' | 'USER';
 export function membershipOf(member: Member): SQL {
   const own = eq(organizationMembers.email, member.username);
   return member.organizationLimit ? and(own, inArray(organizationMembers.organizationId, [...member.organizationLimit]))! : own;
+}
+
+/**
+ * The member's role in an organization, as a sub-select of a statement that reads what the
+ * organization holds (one round trip for the access check and the answer; issue 69). `username`
+ * is the statement's placeholder; what an API token's organization limit allows is roleWithin's.
+ * The statement must join a second table: drizzle leaves the table names out of a statement on one
+ * table, and the sub-select would compare its own columns.
+ */
+export const memberRoleIn = (organizationId: AnyColumn | SQL, username: SQL | SQL.Aliased | ReturnType<typeof sql.placeholder>) =>
+  sql<OrganizationRole | null>`(select ${organizationMembers.role} from ${organizationMembers}
+    where ${organizationMembers.organizationId} = ${organizationId} and ${organizationMembers.email} = ${username})`;
+
+/** The role memberRoleIn found, unless the member is an API token limited to other organizations (membershipOf's rule). */
+export function roleWithin(member: Member, organizationId: string, role: OrganizationRole | null | undefined): OrganizationRole | undefined {
+  if (member.organizationLimit && !member.organizationLimit.includes(organizationId)) return undefined;
+  return role ?? undefined;
 }
 
 /** The SQL behind every access decision: who is a member of what, with which role. */

@@ -8,7 +8,8 @@ import {
   timelineResponseSchema,
 } from '@fleetlink/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { OrganizationPolicy } from '../organizations/organization.policy.js';
+import { canRead, type OrganizationPolicy } from '../organizations/organization.policy.js';
+import { notFound } from '../../lib/app-error.js';
 import type { TelemetryRepository } from './telemetry.repository.js';
 
 const user = { roles: [RealmRole.User] };
@@ -19,10 +20,11 @@ export const metricsRoutes: FastifyPluginAsyncZod<{ repo: TelemetryRepository; p
     '/device/:id/metrics',
     { config: user, schema: { tags: ['metrics'], summary: 'The device’s system load over the last hours', params: deviceIdParamsSchema, querystring: metricsQuerySchema, response: { 200: metricsResponseSchema } } },
     async (req) => {
-      await policy.readDevice(req.principal, req.params.id);
+      // The access check and the samples in one statement (issue 69), by the policy's rule (readDevice).
       const since = new Date(Date.now() - req.query.hours * 3600_000);
-      const rows = await repo.metrics(req.params.id, since);
-      return rows.map((r) => ({ time: r.time.toISOString(), systemLoad: r.systemLoad }));
+      const found = await repo.metricsForMember(req.params.id, req.principal, since);
+      if (!found || !canRead(found.role)) throw notFound('Device not found.');
+      return found.samples;
     },
   );
 

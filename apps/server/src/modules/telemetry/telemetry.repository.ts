@@ -1,6 +1,9 @@
 import { and, asc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { MetricsSample } from '@fleetlink/contract';
 import type { Db, DbExecutor } from '../../db/client.js';
-import { deviceMetrics, deviceOnlinePeriods, devices } from '../../db/schema/index.js';
+import type { Member } from '../../auth/principal.js';
+import { memberRoleIn, roleWithin, type OrganizationRole } from '../organizations/membership.repository.js';
+import { deviceMetrics, deviceOnlinePeriods, devices, organizations } from '../../db/schema/index.js';
 
 /** How far a device's clock may be off the console's before its load samples are not believed. */
 export const DEVICE_CLOCK_SKEW_MINUTES = 5;
@@ -169,12 +172,35 @@ export class TelemetryRepository {
     return expired;
   }
 
-  metrics(deviceId: string, since: Date) {
+  /**
+   * A device's load samples since `since`, as the API answers them (ISO times), with the member's
+   * role in its organization (undefined: none; no row: no such device): one prepared statement,
+   * the samples made JSON by PostgreSQL (a day of them is 288).
+   */
+  async metricsForMember(deviceId: string, member: Member, since: Date): Promise<{ role?: OrganizationRole; samples: MetricsSample[] } | undefined> {
+    this.metricsStatement ??= this.prepareMetrics();
+    const [row] = await this.metricsStatement.execute({ id: deviceId, username: member.username, since: since.toISOString() });
+    return row && { role: roleWithin(member, row.organizationId, row.role), samples: row.samples };
+  }
+
+  private metricsStatement?: ReturnType<TelemetryRepository['prepareMetrics']>;
+
+  private prepareMetrics() {
     return this.db
-      .select({ time: deviceMetrics.time, systemLoad: deviceMetrics.systemLoad })
-      .from(deviceMetrics)
-      .where(and(eq(deviceMetrics.deviceId, deviceId), gte(deviceMetrics.time, since)))
-      .orderBy(asc(deviceMetrics.time));
+      .select({
+        organizationId: devices.organizationId,
+        role: memberRoleIn(devices.organizationId, sql.placeholder('username')),
+        samples: sql<MetricsSample[]>`coalesce((select json_agg(json_build_object(
+            'time', to_char(${deviceMetrics.time} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'systemLoad', ${deviceMetrics.systemLoad}) order by ${deviceMetrics.time})
+          from ${deviceMetrics} where ${deviceMetrics.deviceId} = ${devices.id} and ${deviceMetrics.time} >= ${sql.placeholder('since')}::timestamptz), '[]'::json)`,
+      })
+      .from(devices)
+      // A join, so that drizzle names each column's table: it leaves the names out of a statement
+      // on one table, and the sub-selects would compare their own columns.
+      .innerJoin(organizations, eq(organizations.id, devices.organizationId))
+      .where(eq(devices.id, sql.placeholder('id')))
+      .prepare('device_metrics_for_member');
   }
 
   /** Online periods that overlap [since, now]. */
