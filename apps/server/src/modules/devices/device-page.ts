@@ -2,8 +2,12 @@ import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deviceSearch } from '../../db/schema/index.js';
 
-/** Up to this many matches (counted exactly) a page is collected through the text index and sorted. */
-const FEW_MATCHES = 5000;
+/**
+ * Up to this many matches (counted exactly) a page is collected through the text index and sorted
+ * straight away: each match is a row to read. More, and a short walk is tried first, which reads
+ * about `offset + limit` rows divided by the share of devices that match.
+ */
+const FEW_MATCHES = 1000;
 /** Up to this many (estimated), when a short walk in name order did not find the page, too. */
 const SOME_MATCHES = 50_000;
 /** The rows a short walk reads at least, per organization. */
