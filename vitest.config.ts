@@ -21,6 +21,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // What a page shows after a click may take a round trip to a real agent: on a loaded CI
+          // machine a listing took more than the default second (storage.e2e.ts failed so).
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },
