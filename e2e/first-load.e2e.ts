@@ -90,6 +90,10 @@ describe('a light first load (issue 68)', () => {
       const document = firstNetwork.fetched.find((f) => f.type === 'Document');
       expect(document?.headers['content-encoding']).toBe('br');
       expect(document?.headers['cache-control']).toBe('no-cache');
+      // The sign-in's first question (the provider's discovery document) is asked while the bootstrap
+      // loads, by the page's Link header, and asked once: the bootstrap's own request takes the preload.
+      expect(document?.headers.link).toBe(`<${suite.stack.url}/idp/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous`);
+      expect(firstNetwork.fetched.filter((f) => f.url.endsWith('/.well-known/openid-configuration'))).toHaveLength(1);
       // Headers (the security headers above all) count in what is transferred; the build's budget counts bodies only.
       expect(sum(js)).toBeLessThan(DEVICE_LIST.maxJsBytes + js.length * 1500);
       expect(sum(css)).toBeLessThan(DEVICE_LIST.maxCssBytes + css.length * 1500);
@@ -105,4 +109,19 @@ describe('a light first load (issue 68)', () => {
       await fresh.close();
     }
   }, 120_000);
+
+  it("shows a page whose code cannot be loaded as failed, in the console's frame, and the next page as usual", async () => {
+    const { page } = await suite.signedIn(user, '/devices/search');
+    await page.getByRole('heading', { name: 'Find devices' }).waitFor();
+    // The network drops the contact page's chunk (as when a new release replaced the files).
+    await page.route(/\/assets\/ContactPage-[\w-]+\.js$/, (route) => route.abort('connectionreset'));
+    await page.getByRole('link', { name: 'Contact' }).click();
+    await page.getByRole('heading', { name: 'This page failed to load' }).waitFor();
+    // The frame is still there and works: its menus lead on, and the error goes with the page.
+    await page.getByRole('link', { name: 'Terms of service' }).click();
+    await page.waitForURL(/\/terms-service$/);
+    await expect.poll(() => page.getByRole('heading', { name: 'This page failed to load' }).count()).toBe(0);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'This page failed to load' }).waitFor();
+  }, 60_000);
 });

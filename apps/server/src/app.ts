@@ -57,7 +57,7 @@ import { ApiTokenAuth } from './modules/api-tokens/api-token-auth.js';
 import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
-import { cacheControlFor } from './plugins/static-caching.js';
+import { cacheControlFor, isIndexPage } from './plugins/static-caching.js';
 import { registerCompression } from './plugins/compression.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
 import { dropUnusedConnectionsOnClose } from './plugins/unused-connections.js';
@@ -273,6 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   const spa = deps.webDist && existsSync(deps.webDist) ? deps.webDist : undefined;
+  const discoveryPreload = `<${deps.publicConfig.oidc.authority.replace(/\/$/, '')}/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous`;
   if (spa) {
     await app.register(fastifyStatic, {
       root: spa,
@@ -280,7 +281,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // The build wrote a .br and a .gz beside each text file: sent as they are, never compressed per request.
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (reply, path) => void reply.header('cache-control', cacheControlFor(path)),
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', cacheControlFor(path));
+        // The page's first questions, asked while its script loads: the console's configuration
+        // (index.html preloads it) and the provider's discovery document, the sign-in's first step.
+        if (isIndexPage(path)) reply.header('link', discoveryPreload);
+      },
     });
     // The silent check page moved to the assets folder (SPEC §9); a provider or a page still sending
     // the iframe to its old place at the root gets the same page, query string and all.

@@ -10,3 +10,6 @@ export function cacheControlFor(path: string): string {
   if (/(^|\/)assets\/[^/]+-[\w-]{8}\.\w+$/.test(file)) return 'public, max-age=31536000, immutable';
   return 'public, max-age=86400';
 }
+
+/** The console's page itself (every client-side route is answered with it), compressed or not. */
+export const isIndexPage = (path: string): boolean => /(^|[\\/])index\.html(\.br|\.gz)?$/.test(path);

@@ -7,6 +7,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import type { StartupSignin } from './auth/start-session';
 
+export { preloadLandingPage } from './router/lazy-page';
+
 /** What the bootstrap found out: the configuration and the sign-in, or why the configuration could not be loaded. */
 export type ConsoleStart =
   | { config: PublicConfig; userManager: UserManager; startup: Exclude<StartupSignin, { status: 'signed-out' }> }

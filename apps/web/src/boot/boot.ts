@@ -18,8 +18,9 @@ async function boot(): Promise<void> {
   // The remembered choices are read before anything else, which uses them.
   await loadCookies();
   const early = hasSessionHint() ? loadConsole() : undefined;
-  // Not awaited when the visitor turns out to be signed out: its failure is no one's concern then.
-  early?.catch(() => undefined);
+  // And the code of the page asked for, meanwhile too. Not awaited when the visitor turns out to be
+  // signed out: its failure is no one's concern then.
+  early?.then((console) => console.preloadLandingPage(window.location.pathname)).catch(() => undefined);
 
   let start: ConsoleStart;
   try {

@@ -1,12 +1,20 @@
-import { useState } from 'react';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { BrowserRouter, useRoutes } from 'react-router';
 import { routes } from './routes';
 
+function MatchedRoute() {
+  return useRoutes(routes);
+}
+
 /**
- * Created on first render, not at import: after a sign-in callback the URL is rewritten to the
- * requested page first, and the router must start from that URL.
+ * React Router in its declarative form: the console loads no data through the router, and the data
+ * router (createBrowserRouter) would add some 15 kB to every first load (issue 68). BrowserRouter
+ * reads the URL when it first renders: after a sign-in callback the URL was rewritten to the
+ * requested page before, so it starts from that page.
  */
 export function AppRouter() {
-  const [router] = useState(() => createBrowserRouter(routes));
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <MatchedRoute />
+    </BrowserRouter>
+  );
 }

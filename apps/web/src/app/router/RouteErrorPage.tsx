@@ -1,11 +1,8 @@
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
-import { NotFoundPage } from '../../features/not-found/NotFoundPage';
+import { Link } from 'react-router';
 
 /** A page that crashed while rendering; the rest of the console keeps working. */
-export function RouteErrorPage() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+export function RouteErrorPage({ error }: { error: unknown }) {
   console.error(error);
   return (
     <Stack maw={640} mx="auto" py="xl">

@@ -4,16 +4,16 @@ import { ManagersOnly } from './detail/ManagersOnly';
 import { lazyPage } from '../../app/router/lazy-page';
 
 // Each page is its own chunk, loaded when first shown.
-const DevicesLandingPage = lazyPage(() => import('./DevicesLandingPage'), 'DevicesLandingPage');
+const DevicesLandingPage = lazyPage(() => import('./DevicesLandingPage'), 'DevicesLandingPage', '/devices');
 const DeviceCommandPage = lazyPage(() => import('./command/DeviceCommandPage'), 'DeviceCommandPage');
 const DeviceTerminalPage = lazyPage(() => import('./terminal/DeviceTerminalPage'), 'DeviceTerminalPage');
 const DeviceDeletePage = lazyPage(() => import('./detail/DeviceDeletePage'), 'DeviceDeletePage');
 const DeviceInstallPage = lazyPage(() => import('./detail/DeviceInstallPage'), 'DeviceInstallPage');
-const DeviceLayout = lazyPage(() => import('./detail/DeviceLayout'), 'DeviceLayout');
+const DeviceLayout = lazyPage(() => import('./detail/DeviceLayout'), 'DeviceLayout', '/devices/:id/*');
 const DeviceServersTab = lazyPage(() => import('./detail/DeviceServersTab'), 'DeviceServersTab');
 const DeviceCreatePage = lazyPage(() => import('./form/DeviceFormPages'), 'DeviceCreatePage');
 const DeviceEditPage = lazyPage(() => import('./form/DeviceFormPages'), 'DeviceEditPage');
-const DeviceSearchPage = lazyPage(() => import('./search/DeviceSearchPage'), 'DeviceSearchPage');
+const DeviceSearchPage = lazyPage(() => import('./search/DeviceSearchPage'), 'DeviceSearchPage', '/devices/search');
 const DeviceStoragePage = lazyPage(() => import('./files/DeviceStoragePage'), 'DeviceStoragePage');
 const DeviceMonitorsPage = lazyPage(() => import('./monitors/DeviceMonitorsPage'), 'DeviceMonitorsPage');
 const MonitorFormPage = lazyPage(() => import('./monitors/MonitorFormPage'), 'MonitorFormPage');
