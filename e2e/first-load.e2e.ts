@@ -1,7 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEVICE_LIST } from '../apps/web/vite-plugins/budgets';
-import { user } from './support/accounts';
+import { guest, user } from './support/accounts';
 import { PROVIDER_LOGIN_URL, signInAtProvider } from './support/login';
 import { useConsoleSuite } from './support/console-suite';
 import { createCompany } from './support/live-device';
@@ -53,7 +53,9 @@ describe('a light first load (issue 68)', () => {
   it('sends a signed-out visitor to sign in with only the bootstrap loaded; the device list then comes compressed, cached and within budget', async () => {
     const organization = await createCompany(suite, user, 'Light Load Co');
     const device = 'light-load-device';
-    expect((await suite.api(user, 'POST', '/api/device', { organization, name: device, branch: 'PRODUCTION' })).status).toBe(201);
+    const created = await suite.api(user, 'POST', '/api/device', { organization, name: device, branch: 'PRODUCTION' });
+    expect(created.status).toBe(201);
+    const deviceId = (created.body as { id: string }).id;
     const listUrl = `${suite.stack.url}/devices/search`;
 
     // Signed out: the bootstrap and the OIDC client, then the provider's page. No React, no Mantine.
@@ -94,6 +96,8 @@ describe('a light first load (issue 68)', () => {
       // loads, by the page's Link header, and asked once: the bootstrap's own request takes the preload.
       expect(document?.headers.link).toBe(`<${suite.stack.url}/idp/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous`);
       expect(firstNetwork.fetched.filter((f) => f.url.endsWith('/.well-known/openid-configuration'))).toHaveLength(1);
+      // The list's question was asked as the console started, and the page found it answered: once.
+      expect(firstNetwork.fetched.filter((f) => new URL(f.url).pathname === '/api/devices')).toHaveLength(1);
       // Headers (the security headers above all) count in what is transferred; the build's budget counts bodies only.
       expect(sum(js)).toBeLessThan(DEVICE_LIST.maxJsBytes + js.length * 1500);
       expect(sum(css)).toBeLessThan(DEVICE_LIST.maxCssBytes + css.length * 1500);
@@ -105,6 +109,13 @@ describe('a light first load (issue 68)', () => {
       const asked = secondNetwork.fetched.filter((f) => isAsset(f) && !f.fromCache);
       console.log(`second visit: ${secondNetwork.fetched.filter(isAsset).length} scripts and stylesheets from the cache, ${asked.length} asked for`);
       expect(asked.map((f) => f.url)).toEqual([]);
+
+      // A device's page opened from a link: its device asked for once too, as the console started.
+      const detail = await fresh.newPage();
+      const detailNetwork = await recordNetwork(detail);
+      await detail.goto(`${suite.stack.url}/devices/${deviceId}`);
+      await detail.getByRole('heading', { name: device }).waitFor();
+      expect(detailNetwork.fetched.filter((f) => new URL(f.url).pathname === `/api/device/${deviceId}`)).toHaveLength(1);
     } finally {
       await fresh.close();
     }
@@ -123,5 +134,18 @@ describe('a light first load (issue 68)', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'This page failed to load' }).count()).toBe(0);
     await page.goBack();
     await page.getByRole('heading', { name: 'This page failed to load' }).waitFor();
+  }, 60_000);
+
+  it("asks nothing ahead for someone the page is not for: a guest landing on the device list is told access is denied, with no alert", async () => {
+    const { page } = await suite.open();
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto(`${suite.stack.url}/devices/search`);
+    await signInAtProvider(page, guest);
+    await page.getByTestId('access-denied').waitFor();
+    // Long enough for a question asked ahead to have been answered, and its refusal shown.
+    await page.waitForTimeout(1000);
+    expect(asked.filter((path) => path.startsWith('/api/devices'))).toEqual([]);
+    expect(await page.getByRole('alert').allInnerTexts()).toEqual([]);
   }, 60_000);
 });

@@ -13,12 +13,29 @@ export interface Country {
   name: string;
 }
 
-export const countries: readonly Country[] = Object.entries(isoNames.countries as Record<string, string | string[]>)
-  .filter(([code]) => !NOT_IN_ISO_3166_1.has(code))
-  .map(([code, names]) => ({ code, name: Array.isArray(names) ? names[0]! : names }))
-  .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+const isoCountries = isoNames.countries as Record<string, string | string[]>;
 
-const nameByCode = new Map(countries.map((c) => [c.code, c.name]));
+/** The official name of an ISO 3166-1 code, or undefined. */
+const isoName = (code: string): string | undefined => {
+  const names = NOT_IN_ISO_3166_1.has(code) || !Object.hasOwn(isoCountries, code) ? undefined : isoCountries[code];
+  return Array.isArray(names) ? names[0] : names;
+};
+
+let sorted: readonly Country[] | undefined;
+
+/**
+ * Every country, sorted by name. Made when first asked for: sorting some 250 names by locale is work
+ * that a page showing no country should not do as it loads (issue 68).
+ */
+export function countries(): readonly Country[] {
+  sorted ??= Object.keys(isoCountries)
+    .flatMap((code) => {
+      const name = isoName(code);
+      return name ? [{ code, name }] : [];
+    })
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  return sorted;
+}
 
 /**
  * The 27 member states of the European Union (SPEC §3, §10 'EU list: 27 countries'), the countries
@@ -29,7 +46,7 @@ const EU_CODES = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'D
 
 export type EuCountryCode = (typeof EU_CODES)[number];
 export const euCountryCodes = [...EU_CODES] as [EuCountryCode, ...EuCountryCode[]];
-export const euCountries: readonly Country[] = countries.filter((c) => (EU_CODES as readonly string[]).includes(c.code));
+export const euCountries = (): readonly Country[] => countries().filter((c) => (EU_CODES as readonly string[]).includes(c.code));
 
 /** The English name of an ISO 3166-1 code; an unknown code is shown as it is. */
-export const countryName = (code: string | null | undefined) => (code ? (nameByCode.get(code) ?? code) : '');
+export const countryName = (code: string | null | undefined) => (code ? (isoName(code) ?? code) : '');

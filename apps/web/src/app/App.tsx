@@ -1,6 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
-import { createQueryClient } from './api/query-client';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { AuthSession } from './auth/AuthSession';
 import type { ConsoleStart } from './console';
 import { AppRouter } from './router/AppRouter';
@@ -8,8 +6,8 @@ import { PublicConfigContext } from './startup/usePublicConfig';
 import { StartupError } from './startup/StartupError';
 import { MantineRoot } from './theme/MantineRoot';
 
-export function App({ start }: { start: ConsoleStart }) {
-  const [queryClient] = useState(createQueryClient);
+/** The console; `queryClient` may hold answers asked for before it rendered (prefetchLandingData). */
+export function App({ start, queryClient }: { start: ConsoleStart; queryClient: QueryClient }) {
   return (
     <MantineRoot>
       <QueryClientProvider client={queryClient}>

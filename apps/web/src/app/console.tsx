@@ -2,10 +2,15 @@
 import './zod-without-eval';
 import type { PublicConfig } from '@fleetlink/contract';
 import type { UserManager } from 'oidc-client-ts';
+import type { QueryClient } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { createConsoleApi } from './api/console-api';
+import { createQueryClient } from './api/query-client';
+import { readAuthDetails } from './auth/token-claims';
 import type { StartupSignin } from './auth/start-session';
+import { prefetchLandingData } from './router/lazy-page';
 
 export { preloadLandingPage } from './router/lazy-page';
 
@@ -14,17 +19,31 @@ export type ConsoleStart =
   | { config: PublicConfig; userManager: UserManager; startup: Exclude<StartupSignin, { status: 'signed-out' }> }
   | { configError: unknown };
 
+/**
+ * Signed in: the first question of the page asked for is asked now, and answered while the console
+ * renders (issue 68). (The client is the pages' twin, ApiProvider's: both read the token from the
+ * user manager per request.)
+ */
+async function askAhead({ config, userManager }: Extract<ConsoleStart, { config: PublicConfig }>, queryClient: QueryClient): Promise<void> {
+  const user = await userManager.getUser();
+  if (!user) return;
+  const { roles } = readAuthDetails(user.access_token, config.oidc.clientId, config.roleMapping);
+  prefetchLandingData(window.location, { queryClient, api: createConsoleApi(userManager), roles });
+}
+
 /** Renders the console into #root (loaded by the bootstrap once the visitor is signed in, or to show why not). */
 export function startConsole(start: ConsoleStart): void {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
+  const queryClient = createQueryClient();
+  if (!('configError' in start) && start.startup.status === 'ready') void askAhead(start, queryClient);
   const root = createRoot(container);
   // As a transition, React renders the console in slices and lets the browser paint and take input
   // in between, instead of one long task while the bootstrap's "Starting Fleetlink…" stays on screen.
   startTransition(() =>
     root.render(
       <StrictMode>
-        <App start={start} />
+        <App start={start} queryClient={queryClient} />
       </StrictMode>,
     ),
   );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { lazyPage, preloadLandingPage } from './lazy-page';
+import type { QueryClient } from '@tanstack/react-query';
+import type { ApiClient } from '../api/api-client';
+import { lazyPage, prefetchLandingData, preloadLandingPage, type LandingData } from './lazy-page';
 
 const Page = () => null;
 
@@ -10,7 +12,7 @@ describe('preloadLandingPage', () => {
       lazyPage(async () => {
         loads.push(name);
         return { [name]: Page } as Record<string, typeof Page>;
-      }, name, landsAt);
+      }, name, landsAt ? { path: landsAt } : undefined);
     page('DeviceLayout', '/devices/:id/*');
     page('DeviceSearchPage', '/devices/search');
     page('ContactPage');
@@ -26,8 +28,26 @@ describe('preloadLandingPage', () => {
   });
 
   it('leaves a page whose code cannot be loaded to its error page, with no unhandled rejection', async () => {
-    lazyPage((): Promise<{ GonePage: typeof Page }> => Promise.reject(new Error('chunk gone')), 'GonePage', '/gone');
+    lazyPage((): Promise<{ GonePage: typeof Page }> => Promise.reject(new Error('chunk gone')), 'GonePage', { path: '/gone' });
     expect(() => preloadLandingPage('/gone')).not.toThrow();
     await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+
+  it("asks the first question of the page at a location, with its path parameters and query string, and none for a page without one or for someone without its roles", () => {
+    const asked: string[] = [];
+    const ask = (data: LandingData) => asked.push(`${data.params.id ?? '-'} ${data.search.get('tab') ?? '-'}`);
+    const load = async () => ({ Page });
+    lazyPage(load, 'Page', { path: '/things/:id/*', prefetch: ask });
+    lazyPage(load, 'Page', { path: '/things/new' });
+    lazyPage(load, 'Page', { path: '/things/search', roles: ['USER'], prefetch: ask });
+    const data = { queryClient: {} as QueryClient, api: {} as ApiClient, roles: ['USER'] };
+
+    prefetchLandingData({ pathname: '/things/8c1f/file', search: '' }, data);
+    prefetchLandingData({ pathname: '/things/search', search: '?tab=online' }, data);
+    prefetchLandingData({ pathname: '/things/new', search: '' }, data);
+    prefetchLandingData({ pathname: '/elsewhere', search: '' }, data);
+    // Someone without the page's roles is shown that access is denied: nothing is asked.
+    prefetchLandingData({ pathname: '/things/search', search: '?tab=offline' }, { ...data, roles: [] });
+    expect(asked).toEqual(['8c1f -', '- online']);
   });
 });

@@ -19,7 +19,7 @@ const RealmAlertsPage = lazyPage(() => import('../../features/alerts/AlertRulesP
 const AuditTrailPage = lazyPage(() => import('../../features/audit/AuditTrailPage'), 'AuditTrailPage');
 const ContactPage = lazyPage(() => import('../../features/contact/ContactPage'), 'ContactPage');
 const OperatorPage = lazyPage(() => import('../../features/devices/OperatorPage'), 'OperatorPage');
-const HomePage = lazyPage(() => import('../../features/home/HomePage'), 'HomePage', '/');
+const HomePage = lazyPage(() => import('../../features/home/HomePage'), 'HomePage', { path: '/' });
 const PrivacyPolicyPage = lazyPage(() => import('../../features/legal/PrivacyPolicyPage'), 'PrivacyPolicyPage');
 const TermsOfServicePage = lazyPage(() => import('../../features/legal/TermsOfServicePage'), 'TermsOfServicePage');
 const ApiTokensPage = lazyPage(() => import('../../features/profile/ApiTokensPage'), 'ApiTokensPage');

@@ -1,19 +1,31 @@
+import { RealmRole } from '@fleetlink/contract';
 import { Route, Routes } from 'react-router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { ManagersOnly } from './detail/ManagersOnly';
 import { lazyPage } from '../../app/router/lazy-page';
+import { deviceQuery, deviceSearchQuery } from './device-api';
+import { searchPageOf } from './search/search-page-params';
 
 // Each page is its own chunk, loaded when first shown.
-const DevicesLandingPage = lazyPage(() => import('./DevicesLandingPage'), 'DevicesLandingPage', '/devices');
+const DevicesLandingPage = lazyPage(() => import('./DevicesLandingPage'), 'DevicesLandingPage', { path: '/devices' });
 const DeviceCommandPage = lazyPage(() => import('./command/DeviceCommandPage'), 'DeviceCommandPage');
 const DeviceTerminalPage = lazyPage(() => import('./terminal/DeviceTerminalPage'), 'DeviceTerminalPage');
 const DeviceDeletePage = lazyPage(() => import('./detail/DeviceDeletePage'), 'DeviceDeletePage');
 const DeviceInstallPage = lazyPage(() => import('./detail/DeviceInstallPage'), 'DeviceInstallPage');
-const DeviceLayout = lazyPage(() => import('./detail/DeviceLayout'), 'DeviceLayout', '/devices/:id/*');
+const DeviceLayout = lazyPage(() => import('./detail/DeviceLayout'), 'DeviceLayout', {
+  path: '/devices/:id/*',
+  roles: [RealmRole.User],
+  prefetch: ({ queryClient, api, params }) => queryClient.prefetchQuery(deviceQuery(api, params.id!)),
+});
 const DeviceServersTab = lazyPage(() => import('./detail/DeviceServersTab'), 'DeviceServersTab');
-const DeviceCreatePage = lazyPage(() => import('./form/DeviceFormPages'), 'DeviceCreatePage');
+// Its path is listed so that /devices/new is not taken for a device's (/devices/:id).
+const DeviceCreatePage = lazyPage(() => import('./form/DeviceFormPages'), 'DeviceCreatePage', { path: '/devices/new' });
 const DeviceEditPage = lazyPage(() => import('./form/DeviceFormPages'), 'DeviceEditPage');
-const DeviceSearchPage = lazyPage(() => import('./search/DeviceSearchPage'), 'DeviceSearchPage', '/devices/search');
+const DeviceSearchPage = lazyPage(() => import('./search/DeviceSearchPage'), 'DeviceSearchPage', {
+  path: '/devices/search',
+  roles: [RealmRole.User],
+  prefetch: ({ queryClient, api, search }) => queryClient.prefetchQuery(deviceSearchQuery(api, searchPageOf(search).query)),
+});
 const DeviceStoragePage = lazyPage(() => import('./files/DeviceStoragePage'), 'DeviceStoragePage');
 const DeviceMonitorsPage = lazyPage(() => import('./monitors/DeviceMonitorsPage'), 'DeviceMonitorsPage');
 const MonitorFormPage = lazyPage(() => import('./monitors/MonitorFormPage'), 'MonitorFormPage');

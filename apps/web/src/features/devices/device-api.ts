@@ -8,7 +8,8 @@ import {
   type DeviceForm,
   type DeviceStatusFilter,
 } from '@fleetlink/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiClient } from '../../app/api/api-client';
 import { ApiRequestError } from '../../app/api/api-error';
 import { quietRefresh } from '../../app/api/quiet-refresh';
 import { useApi } from '../../app/api/useApi';
@@ -41,11 +42,17 @@ export function searchUrl({ search, status, page, size }: DeviceSearchParams): s
   return query ? `/api/devices?${query}` : '/api/devices';
 }
 
+/** A search's question: by the page (useDeviceSearch), and asked ahead by the console as it starts. */
+export const deviceSearchQuery = (api: ApiClient, params: DeviceSearchParams) =>
+  queryOptions({
+    queryKey: deviceKeys.search(params),
+    queryFn: (ctx) => api.request(searchUrl(params), { schema: deviceSearchResultSchema, ...quietRefresh(ctx) }),
+  });
+
 export function useDeviceSearch(params: DeviceSearchParams, options: { enabled?: boolean } = {}) {
   const api = useApi();
   return useQuery({
-    queryKey: deviceKeys.search(params),
-    queryFn: (ctx) => api.request(searchUrl(params), { schema: deviceSearchResultSchema, ...quietRefresh(ctx) }),
+    ...deviceSearchQuery(api, params),
     refetchInterval: DEVICE_REFRESH_MS,
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
@@ -60,11 +67,17 @@ export const isDeviceGone = (err: unknown) => err instanceof ApiRequestError && 
  * ("Could not refresh: …", the last data kept), not an alert each minute; a device found gone stops
  * being asked for, and its page says so.
  */
+/** One device's question: by its pages (useDevice), and asked ahead by the console as it starts. */
+export const deviceQuery = (api: ApiClient, id: string) =>
+  queryOptions({
+    queryKey: deviceKeys.detail(id),
+    queryFn: (ctx) => api.request(`/api/device/${encodeURIComponent(id)}`, { schema: deviceSchema, ...quietRefresh(ctx), handled: isDeviceGone }),
+  });
+
 export function useDevice(id: string | undefined) {
   const api = useApi();
   return useQuery({
-    queryKey: deviceKeys.detail(id ?? ''),
-    queryFn: (ctx) => api.request(`/api/device/${encodeURIComponent(id!)}`, { schema: deviceSchema, ...quietRefresh(ctx), handled: isDeviceGone }),
+    ...deviceQuery(api, id ?? ''),
     // Gone: asked for no more, by the timer or by the page mounting again (a session renewal remounts it).
     enabled: (query) => !!id && !isDeviceGone(query.state.error),
     refetchInterval: DEVICE_REFRESH_MS,

@@ -22,7 +22,7 @@ interface FormValues {
   vat: string;
 }
 
-const countryOptions = euCountries.map((c) => ({ value: c.code, label: c.name }));
+const countryOptions = euCountries().map((c) => ({ value: c.code, label: c.name }));
 
 export const formValuesOf = (org?: OrganizationDetail): FormValues => ({
   type: org?.type ?? 'PERSONAL',

@@ -1,4 +1,4 @@
-import { RealmRole, type DeviceStatusFilter } from '@fleetlink/contract';
+import { RealmRole } from '@fleetlink/contract';
 import { Badge, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconLayoutGrid, IconList, IconPlayerPlay } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
@@ -10,25 +10,15 @@ import { shownCount } from './device-count';
 import { DeviceSearchBox } from './DeviceSearchBox';
 import { DeviceTable } from './DeviceTable';
 import { useListMode, type ListMode } from './list-mode';
-
-export const SEARCH_PAGE_SIZE = 24;
-type Tab = 'all' | DeviceStatusFilter;
-const tabOf = (value: string | null): Tab => (value === 'online' || value === 'offline' ? value : 'all');
+import { SEARCH_PAGE_SIZE, searchPageOf } from './search-page-params';
 
 /** /devices/search?tab=&search= (SPEC §2): tabs with counts, list or grid, paged on the server. */
 export function DeviceSearchPage() {
   const [params, setParams] = useSearchParams();
-  const tab = tabOf(params.get('tab'));
-  const search = params.get('search') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { tab, search, page, query } = searchPageOf(params);
   const [mode, setMode] = useListMode();
   const session = useSession();
-  const { data, isLoading } = useDeviceSearch({
-    search,
-    status: tab === 'all' ? undefined : tab,
-    page: page - 1,
-    size: SEARCH_PAGE_SIZE,
-  });
+  const { data, isLoading } = useDeviceSearch(query);
 
   const update = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
