@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH, type PublicConfig } from '@fleetlink/contract';
@@ -57,6 +58,7 @@ import { ApiTokenAuth } from './modules/api-tokens/api-token-auth.js';
 import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
+import { inlineScriptSourcesOf } from './plugins/inline-scripts.js';
 import { cacheControlFor, isIndexPage } from './plugins/static-caching.js';
 import { registerCompression } from './plugins/compression.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
@@ -116,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   dropUnusedConnectionsOnClose(app);
 
   const issuerOrigin = new URL(deps.publicConfig.oidc.authority).origin;
+  const spa = deps.webDist && existsSync(deps.webDist) ? deps.webDist : undefined;
   await app.register(helmet, {
     // HSTS is sent by the hook below, and only on https: over http a browser must ignore it anyway,
     // and a console reached over plain http (the embedded default) has no business announcing it.
@@ -125,6 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         'connect-src': ["'self'", issuerOrigin],
         'frame-src': ["'self'", issuerOrigin],
         'img-src': ["'self'", 'data:'],
+        // The silent check page's one inline script, by its hash (inline-scripts.ts).
+        'script-src': ["'self'", ...inlineScriptSourcesOf(spa && path.join(spa, SILENT_CHECK_PATH))],
         // Over plain http (the embedded default) the upgrade would send the silent-SSO iframe to https.
         'upgrade-insecure-requests': env.PUBLIC_URL.startsWith('https:') ? [] : null,
       },
@@ -272,7 +277,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  const spa = deps.webDist && existsSync(deps.webDist) ? deps.webDist : undefined;
   const discoveryPreload = `<${deps.publicConfig.oidc.authority.replace(/\/$/, '')}/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous`;
   if (spa) {
     await app.register(fastifyStatic, {
