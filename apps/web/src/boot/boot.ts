@@ -20,7 +20,7 @@ async function boot(): Promise<void> {
   const early = hasSessionHint() ? loadConsole() : undefined;
   // And the code of the page asked for, meanwhile too. Not awaited when the visitor turns out to be
   // signed out: its failure is no one's concern then.
-  early?.then((console) => console.preloadLandingPage(window.location.pathname)).catch(() => undefined);
+  early?.then((app) => app.preloadLandingPage(window.location.pathname)).catch(() => undefined);
 
   let start: ConsoleStart;
   try {
