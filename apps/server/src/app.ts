@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
-import type { TokenVerifier } from './auth/token-verifier.js';
+import { discoveryUrlOf, type TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/client.js';
 import type { Env } from './env.js';
 import { loggerOptions } from './lib/logger.js';
@@ -277,7 +277,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  const discoveryPreload = `<${deps.publicConfig.oidc.authority.replace(/\/$/, '')}/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous`;
+  const discoveryPreload = `<${discoveryUrlOf(deps.publicConfig.oidc.authority)}>; rel=preload; as=fetch; crossorigin=anonymous`;
   if (spa) {
     await app.register(fastifyStatic, {
       root: spa,

@@ -93,9 +93,12 @@ function isAccessToken(header: JWTHeaderParameters, payload: JWTPayload, opts: P
 
 const audiencesOf = (payload: JWTPayload) => (Array.isArray(payload.aud) ? payload.aud : typeof payload.aud === 'string' ? [payload.aud] : []);
 
+/** Where an OIDC issuer serves its discovery document (OpenID Connect Discovery 1.0, §4). */
+export const discoveryUrlOf = (issuer: string): string => `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+
 /** Reads the issuer's discovery document once at start: an unreachable issuer stops the start. */
 async function discoverJwksUri(issuer: string): Promise<URL> {
-  const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  const url = discoveryUrlOf(issuer);
   let res: Response;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(5000) });

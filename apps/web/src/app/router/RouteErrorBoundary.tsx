@@ -9,21 +9,19 @@ interface BoundaryProps {
 
 interface BoundaryState {
   error: unknown;
-  /** The page that failed; going elsewhere shows that page again. */
-  failedAt?: string;
+  /** The page shown; an error belongs to it, and going elsewhere shows that page again. */
+  pathname: string;
 }
 
 class Boundary extends Component<BoundaryProps, BoundaryState> {
-  state: BoundaryState = { error: undefined };
+  state: BoundaryState = { error: undefined, pathname: this.props.pathname };
 
   static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
     return { error: error ?? new Error('Something went wrong.') };
   }
 
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
-    if (state.error === undefined) return null;
-    if (state.failedAt === undefined) return { failedAt: props.pathname };
-    return state.failedAt === props.pathname ? null : { error: undefined, failedAt: undefined };
+    return props.pathname === state.pathname ? null : { error: undefined, pathname: props.pathname };
   }
 
   render() {

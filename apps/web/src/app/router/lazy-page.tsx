@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { matchRoutes } from 'react-router';
 import type { ApiClient } from '../api/api-client';
+import { missingRoles } from '../guards/route-access';
 
 /** In place of a page while its code loads: light, and where the page will be. */
 export function PageLoader() {
@@ -58,7 +59,7 @@ export function prefetchLandingData(
   data: Pick<LandingData, 'queryClient' | 'api'> & { roles: readonly string[] },
 ): void {
   const landing = landingAt(location.pathname);
-  if (!landing?.route.prefetch || landing.route.roles?.some((role) => !data.roles.includes(role))) return;
+  if (!landing?.route.prefetch || missingRoles(landing.route.roles ?? [], data.roles).length > 0) return;
   landing.route.prefetch({ queryClient: data.queryClient, api: data.api, params: landing.params, search: new URLSearchParams(location.search) });
 }
 

@@ -62,11 +62,6 @@ export function useDeviceSearch(params: DeviceSearchParams, options: { enabled?:
 /** A device answer of 404: deleted (or moved out of the asker's reach) since it was shown. */
 export const isDeviceGone = (err: unknown) => err instanceof ApiRequestError && err.status === 404;
 
-/**
- * One device, refreshed every 60 s (SPEC §4). Issue 59: a refresh that fails is the page's to tell
- * ("Could not refresh: …", the last data kept), not an alert each minute; a device found gone stops
- * being asked for, and its page says so.
- */
 /** One device's question: by its pages (useDevice), and asked ahead by the console as it starts. */
 export const deviceQuery = (api: ApiClient, id: string) =>
   queryOptions({
@@ -74,6 +69,11 @@ export const deviceQuery = (api: ApiClient, id: string) =>
     queryFn: (ctx) => api.request(`/api/device/${encodeURIComponent(id)}`, { schema: deviceSchema, ...quietRefresh(ctx), handled: isDeviceGone }),
   });
 
+/**
+ * One device, refreshed every 60 s (SPEC §4). Issue 59: a refresh that fails is the page's to tell
+ * ("Could not refresh: …", the last data kept), not an alert each minute; a device found gone stops
+ * being asked for, and its page says so.
+ */
 export function useDevice(id: string | undefined) {
   const api = useApi();
   return useQuery({
