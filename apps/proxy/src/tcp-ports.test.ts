@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import type { Connection } from 'ssh2';
 import { describe, expect, it } from 'vitest';
 import { TcpPorts } from './tcp-ports.js';
@@ -16,11 +16,34 @@ const tunnel = (tunnelId: string, deviceId = 'd'): ActiveTunnel => ({
   credentials: undefined,
 });
 
+const listen = (server: Server, port: number) =>
+  new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+
+/**
+ * A port held by another program, with the `free` ports after it free. Taken below Linux's ephemeral
+ * range (32768 on), where no program is given a port unless it asks for that one: the ports a test
+ * run's many connections are given (the neighbour of a port from listen(0) among them) stay out of
+ * the way. (CI of 2026-11-28: 45018, beside listen(0)'s 45017, was taken when the test ran.)
+ */
+async function heldPortWithFreeNeighbours(free: number): Promise<{ other: Server; from: number }> {
+  for (;;) {
+    const from = 10_000 + Math.floor(Math.random() * (32_000 - 10_000 - free));
+    const other = createServer();
+    if (!(await listen(other, from))) continue;
+    const probes = Array.from({ length: free }, () => createServer());
+    const freeAfter = await Promise.all(probes.map((probe, i) => listen(probe, from + 1 + i)));
+    await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+    if (freeAfter.every(Boolean)) return { other, from };
+    other.close();
+  }
+}
+
 describe('TCP tunnel ports', () => {
   it('takes the first free port of the range, skips one another program holds, and gives ports back', async () => {
-    const other = createServer();
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', () => resolve()));
-    const from = (other.address() as { port: number }).port;
+    const { other, from } = await heldPortWithFreeNeighbours(1);
     const ports = new TcpPorts({ host: '127.0.0.1', range: { from, to: from + 1 }, maxPerDevice: 10, log: silent });
     try {
       const first = await ports.open(tunnel('a'));
@@ -38,10 +61,9 @@ describe('TCP tunnel ports', () => {
   });
 
   it('gives a tunnel one port whatever the number of its connections, and a device at most its share', async () => {
-    const other = createServer();
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', () => resolve()));
-    const from = (other.address() as { port: number }).port + 1;
-    other.close();
+    const free = await heldPortWithFreeNeighbours(10);
+    const from = free.from + 1;
+    free.other.close();
     const ports = new TcpPorts({ host: '127.0.0.1', range: { from, to: from + 9 }, maxPerDevice: 2, log: silent });
     // Five connections of one device forward the same tunnel: one port, taken over by the newest.
     const connections = [1, 2, 3, 4, 5].map(() => tunnel('web'));
