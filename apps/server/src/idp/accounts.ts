@@ -68,34 +68,49 @@ export class AccountStore {
   async seed(opts: SeedOptions = { exposed: false, given: {} }): Promise<SeededPassword[]> {
     const settled: SeededPassword[] = [];
     for (const a of SEEDED_ACCOUNTS) {
-      const [row] = await this.db.select().from(idpAccounts).where(eq(idpAccounts.id, a.id));
-      const given = opts.given[a.passwordVariable];
-      // One scrypt per account and start, and only the one the decision needs.
-      const holds = async (password: string) => (row ? verifyPassword(password, row.passwordHash) : false);
-      let password: string | undefined;
-      let result: SeededPassword;
-      if (given !== undefined) {
-        if (!(await holds(given))) password = given;
-        result = { email: a.email, source: 'environment', variable: a.passwordVariable };
-      } else if (row && !(await holds(a.password))) {
-        result = { email: a.email, source: 'earlier' };
-      } else if (opts.exposed) {
-        password = generatePassword();
-        result = { email: a.email, source: 'generated', password };
-      } else {
-        if (!row) password = a.password;
-        result = { email: a.email, source: 'well-known', password: a.password };
-      }
-      if (password !== undefined) {
-        const passwordHash = await hashPassword(password);
-        await this.db
-          .insert(idpAccounts)
-          .values({ id: a.id, email: a.email, name: a.name, passwordHash, realmRoles: [...a.realmRoles] })
-          .onConflictDoUpdate({ target: idpAccounts.id, set: { passwordHash } });
-      }
+      // A second console starting on the same database at the same moment may insert the account
+      // between our read and our insert: then it is decided again, as the account it now is.
+      let result: SeededPassword | undefined;
+      while (!result) result = await this.settle(a, opts);
       settled.push(result);
     }
     return settled;
+  }
+
+  /** One seeded account's password decided and stored; undefined when another console inserted it meanwhile. */
+  private async settle(a: (typeof SEEDED_ACCOUNTS)[number], opts: SeedOptions): Promise<SeededPassword | undefined> {
+    const [row] = await this.db.select().from(idpAccounts).where(eq(idpAccounts.id, a.id));
+    const given = opts.given[a.passwordVariable];
+    // One scrypt per account and start, and only the one the decision needs.
+    const holds = async (password: string) => (row ? verifyPassword(password, row.passwordHash) : false);
+    let password: string | undefined;
+    let result: SeededPassword;
+    if (given !== undefined) {
+      if (!(await holds(given))) password = given;
+      result = { email: a.email, source: 'environment', variable: a.passwordVariable };
+    } else if (row && !(await holds(a.password))) {
+      result = { email: a.email, source: 'earlier' };
+    } else if (opts.exposed) {
+      password = generatePassword();
+      result = { email: a.email, source: 'generated', password };
+    } else {
+      if (!row) password = a.password;
+      result = { email: a.email, source: 'well-known', password: a.password };
+    }
+    if (password === undefined) return result;
+    const passwordHash = await hashPassword(password);
+    if (row) {
+      await this.db.update(idpAccounts).set({ passwordHash }).where(eq(idpAccounts.id, a.id));
+      return result;
+    }
+    // DO NOTHING without a target covers the email's unique index too, which a concurrent insert
+    // of the same account would otherwise break with a unique violation.
+    const inserted = await this.db
+      .insert(idpAccounts)
+      .values({ id: a.id, email: a.email, name: a.name, passwordHash, realmRoles: [...a.realmRoles] })
+      .onConflictDoNothing()
+      .returning({ id: idpAccounts.id });
+    return inserted.length ? result : undefined;
   }
 
   async findById(id: string): Promise<IdpAccount | undefined> {
