@@ -25,6 +25,8 @@ export interface HubConnectionOptions {
   onConnect?(serverId: string): Promise<void>;
   /** The session ended: answers to what was asked through it cannot arrive (a clean session keeps nothing). */
   onLost?(connection: HubConnection): void;
+  /** What a person is shown of it (`state` as the hub answers it) may have changed: the Servers page asks again. */
+  onStateChange?(serverId: string): void;
 }
 
 /** Reconnects start after a second and double up to a minute while the server stays away. */
@@ -120,12 +122,15 @@ export class HubConnection {
         // Mosquitto drops a client whose roles change, so the set-up may end this very session:
         // only a session that is still current after its set-up counts as connected.
         void (opts.onConnect?.(serverId) ?? Promise.resolve()).finally(() => {
-          if (session === this.session && this.client.connected) this.ready = true;
+          if (session !== this.session || !this.client.connected) return;
+          this.ready = true;
+          opts.onStateChange?.(serverId);
         });
       });
     });
     // Dynamic-security answers of a lost session never come: fail them now, not at their timeout.
     this.client.on('close', () => {
+      if (this.ready) opts.onStateChange?.(serverId);
       this.ready = false;
       this.failPending(new ConnectionLostError(`the connection to ${url} was lost`));
       opts.onLost?.(this);
@@ -163,6 +168,7 @@ export class HubConnection {
     const since = this.current.state === 'UNREACHABLE' ? this.current.since : new Date();
     this.current = { state: 'UNREACHABLE', since, error };
     this.opts.log.warn({ serverId: this.opts.serverId, url: this.opts.url, err: error }, 'message server unreachable, retrying with backoff');
+    this.opts.onStateChange?.(this.opts.serverId);
   }
 
   /** Connected, subscribed and set up: requests sent now get their replies (dynamic security, devices). */

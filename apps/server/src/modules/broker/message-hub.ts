@@ -69,6 +69,11 @@ export class MessageHub {
   private connections = new Map<string, HubConnection>();
   private readonly pending = new Map<string, PendingRequest>();
   handler?: DeviceTrafficHandler;
+  /**
+   * A connection's state as a person sees it changed (connected and set up, lost, unreachable): the
+   * Servers page shows it, and without this it learnt of it only at its next change of servers.
+   */
+  onConnectionChange?: (serverId: string) => void;
   private readonly work = new DeviceWorkQueue(HANDLER_CONCURRENCY);
   /** Mosquitto servers whose older device accounts are bound to their client ids (bindDeviceClientIds). */
   private readonly clientIdsBound = new Set<string>();
@@ -111,6 +116,7 @@ export class MessageHub {
         onMessage: (serverId, topic, payload) => this.onMessage(serverId, topic, payload),
         onConnect: dynsec ? (): Promise<void> => this.setUpDynsec(connection, row.username ?? '') : undefined,
         onLost: (lost) => this.failPendingVia(lost),
+        onStateChange: (serverId) => this.onConnectionChange?.(serverId),
       });
       this.connections.set(row.id, connection);
     }

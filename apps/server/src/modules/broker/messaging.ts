@@ -118,6 +118,7 @@ export async function startMessaging(o: {
     : undefined;
   await brokerRevocations?.start();
   const live = new LiveBus({ db, notices: o.database.notices, log });
+  hub.onConnectionChange = () => live.connections();
   const audit = new AuditTrail(new AuditRepository(db), log, liveAfterAction(live));
   // (`tunnels` is made below: a move is asked for long after.)
   const servers = new ServersService(serversRepo, hub, credentials, log, audit, (deviceId) => void tunnels.followProxy(deviceId));

@@ -122,6 +122,11 @@ export class LiveBus implements LiveChanges {
     this.tell({ s: 1 });
   }
 
+  /** This console's connection to a message server changed: only its own pages show that connection. */
+  connections(): void {
+    if (!this.closed) this.sinks.forEach((s) => s.servers());
+  }
+
   releases(): void {
     this.sinks.forEach((s) => s.releases?.());
     this.tell({ l: 1 });

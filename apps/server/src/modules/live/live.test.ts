@@ -1,4 +1,5 @@
-import { LiveClose } from '@fleetlink/contract';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { LiveClose, type Server } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useKeycloakConsole } from '../../testing/keycloak-console.test-support.js';
 import {
@@ -111,6 +112,47 @@ describe.skipIf(process.platform !== 'linux')('live updates (issue 61)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(member.messages.map((m) => m.type)).toEqual(['ready']);
   });
+
+  it("tells realm administrators when this console's connection to a message server changes, with nobody acting", async () => {
+    // A server that takes the connection and never answers it: mqtt.js gives up after its 10 s
+    // connect deadline, and the server turns from connecting to unreachable on its own.
+    const silent = createServer(() => {});
+    const sockets = new Set<Socket>();
+    silent.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const admin = await live(d.admin);
+    try {
+      const made = await s.tc.call(ADMIN_EMAIL, 'POST', '/api/server', {
+        type: 'MESSAGE',
+        url: `mqtt://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        maxCapacity: 10,
+        status: 'ONLINE',
+        username: 'console',
+        password: 'a-password',
+        blobBaseUrl: 'http://127.0.0.1:9/blobs',
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const stateOf = async () => {
+        const servers: Server[] = (await s.tc.call(ADMIN_EMAIL, 'GET', '/api/servers')).body;
+        return servers.find((x) => x.id === made.body.id)?.connection;
+      };
+      // Each message makes the page ask again; the last one before the deadline must show the change.
+      let from = 0;
+      let seen = await stateOf();
+      expect(seen?.state).toBe('CONNECTING');
+      const until = Date.now() + 15_000;
+      while (seen?.state !== 'UNREACHABLE') {
+        await admin.next((m) => m.type === 'servers', until - Date.now(), from);
+        from = admin.messages.length;
+        seen = await stateOf();
+      }
+      expect(seen).toMatchObject({ state: 'UNREACHABLE', error: 'no answer' });
+      expect((await s.tc.call(ADMIN_EMAIL, 'DELETE', `/api/server/${made.body.id}`)).status).toBe(204);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+    }
+  }, 30_000);
 
   it('takes a personal API token as its owner, and refuses a revoked one with the reason (issue 62)', async () => {
     const made = await s.tc.call(ADMIN_EMAIL, 'POST', '/api/api-tokens', { name: 'live script', scope: 'READ', organizations: [d.device.organizationId] });
