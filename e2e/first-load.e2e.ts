@@ -98,6 +98,8 @@ describe('a light first load (issue 68)', () => {
       expect(firstNetwork.fetched.filter((f) => f.url.endsWith('/.well-known/openid-configuration'))).toHaveLength(1);
       // The list's question was asked as the console started, and the page found it answered: once.
       expect(firstNetwork.fetched.filter((f) => new URL(f.url).pathname === '/api/devices')).toHaveLength(1);
+      // No schema library: the list's answers come as the server checked them, and it has no form.
+      expect(js.map((f) => new URL(f.url).pathname).filter((p) => /\/zod-[\w-]+\.js$/.test(p))).toEqual([]);
       // Headers (the security headers above all) count in what is transferred; the build's budget counts bodies only.
       expect(sum(js)).toBeLessThan(DEVICE_LIST.maxJsBytes + js.length * 1500);
       expect(sum(css)).toBeLessThan(DEVICE_LIST.maxCssBytes + css.length * 1500);

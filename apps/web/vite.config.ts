@@ -14,11 +14,15 @@ const apiServer = 'http://localhost:8080';
 /** Libraries and Mantine components that only forms use. */
 const FORMS_ONLY =
   /node_modules[\\/](@mantine[\\/]form|react-number-format|i18n-iso-countries)[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/](NumberInput|Select|MultiSelect|TagsInput|Autocomplete|Combobox|PillsInput|Pill|Textarea|Checkbox|Radio|Switch|FileInput|PasswordInput|JsonInput|NumberFormatter|InputsGroupFieldset)[\\/]/;
+/** The contract's modules: they build zod schemas as they load. */
+const CONTRACT = /[\\/]packages[\\/]contract[\\/]/;
 // What the bootstrap imports.
 const boot = entryClosure(BOOT_MODULES[0]!);
 
 export default defineConfig({
   root,
+  // Every `import { z } from 'zod'` of the pages and the contract gets zod set up for the CSP first.
+  resolve: { alias: [{ find: /^zod$/, replacement: resolve(root, 'src/app/zod-without-eval.ts') }] },
   plugins: [
     react(),
     mantineCssPerComponent(),
@@ -55,7 +59,9 @@ export default defineConfig({
             // cookies too): a signed-out visitor loads this and the OIDC client, no more.
             { name: 'boot', test: (id) => boot.has(id) && !id.endsWith(BOOT_MODULES[0]!.slice(3)) },
             // Forms' parts stay out of it (the device list has none): shared by the form pages alone.
-            { name: 'common', minShareCount: 4, test: (id) => !FORMS_ONLY.test(id) },
+            // So does the contract, whose modules build zod schemas as they load: what the device list
+            // takes of it (roles, the live socket's constants) loads no schema, so the list loads no zod.
+            { name: 'common', minShareCount: 4, test: (id) => !FORMS_ONLY.test(id) && !CONTRACT.test(id) },
           ],
         },
         // Everything else is split by where it is used: each page (a lazy route) carries its own

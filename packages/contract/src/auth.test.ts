@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grantedRoles } from './auth.js';
+import { grantedRoles } from './roles.js';
 
 describe('grantedRoles (SPEC §6: realm and per-client roles)', () => {
   const client = 'fleetlink-console';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rolesFromClaims } from './auth.js';
+import { rolesFromClaims } from './roles.js';
 import { claimAt, grantedOrganizations, mappedRoles, parseOrganizationMap, parseRoleMap } from './identity-map.js';
 
 const ORG_A = '0b6f3c52-1d5e-4c8a-9a4e-2f0d6f1e7a01';

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './auth.js';
+export * from './roles.js';
 export * from './web-paths.js';
 export * from './format-bytes.js';
 export * from './forms/messages.js';
@@ -31,6 +32,7 @@ export * from './mqtt/index.js';
 export * from './http/route-errors.js';
 export * from './http/api-routes.js';
 export * from './http/live.js';
+export * from './http/live-socket.js';
 export * from './http/terminal.js';
 export * from './http/api-tokens.js';
 export * from './identity-map.js';

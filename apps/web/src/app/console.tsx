@@ -1,5 +1,4 @@
 // Before anything parses with zod.
-import './zod-without-eval';
 import type { PublicConfig } from '@fleetlink/contract';
 import type { UserManager } from 'oidc-client-ts';
 import type { QueryClient } from '@tanstack/react-query';

@@ -138,6 +138,7 @@ export const alertRuleSavedSchema = alertRuleSchema.extend({ webhookSecret: z.st
 export type AlertRuleSaved = z.infer<typeof alertRuleSavedSchema>;
 
 export const alertRuleListSchema = z.object({ items: z.array(alertRuleSchema) });
+export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
 
 export const alertEventTypes = ['device.offline', 'device.online', 'drive.full', 'monitor.changed', 'job.failed', 'update.failed', 'rollout.halted', 'webhook.off', 'test'] as const;
 export type AlertEventType = (typeof alertEventTypes)[number];
@@ -183,6 +184,7 @@ export const webhookDeliverySchema = z.object({
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export const webhookDeliveryListSchema = z.object({ items: z.array(webhookDeliverySchema) });
+export type WebhookDeliveryList = z.infer<typeof webhookDeliveryListSchema>;
 
 /** One alert in the bell. */
 export const alertNoticeSchema = z.object({

@@ -75,6 +75,7 @@ export const contactMessageListSchema = z.object({ items: z.array(contactMessage
 export type ContactMessageList = z.infer<typeof contactMessageListSchema>;
 
 export const contactSentSchema = z.object({ id: z.string() });
+export type ContactSent = z.infer<typeof contactSentSchema>;
 
 /** SPEC §7 contact, served under /api: sending needs only a sign-in (SPEC §6), reading realm ADMIN. */
 export const contactRoutes = {

@@ -116,17 +116,21 @@ export type DeviceStatusQuery = z.infer<typeof deviceStatusQuerySchema>;
 export const deviceStatusSchema = z.object({ id: z.string(), name: z.string(), online: z.boolean(), installed: z.boolean() });
 export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
 export const deviceStatusListSchema = z.array(deviceStatusSchema);
+export type DeviceStatusList = z.infer<typeof deviceStatusListSchema>;
 
 /** GET /api/tags: tags of the caller's devices, for suggestions. */
 export const deviceTagsSchema = z.array(z.string());
+export type DeviceTags = z.infer<typeof deviceTagsSchema>;
 
 /** GET /api/device-organizations: where the caller may create devices (CREATOR or ADMIN). */
 export const deviceOrganizationOptionSchema = z.object({ id: z.uuid(), type: deviceOrganizationTypeSchema, name: z.string() });
 export const deviceOrganizationOptionsSchema = z.array(deviceOrganizationOptionSchema);
+export type DeviceOrganizationOptions = z.infer<typeof deviceOrganizationOptionsSchema>;
 export type DeviceOrganizationOption = z.infer<typeof deviceOrganizationOptionSchema>;
 
 /** GET /api/devices-search-reindex (realm ADMIN). */
 export const deviceReindexResultSchema = z.object({ indexed: z.number().int() });
+export type DeviceReindexResult = z.infer<typeof deviceReindexResultSchema>;
 
 /** The routes of the devices capability (SPEC §7), all under /api. */
 export const deviceRoutes = {

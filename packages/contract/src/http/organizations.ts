@@ -23,7 +23,9 @@ export type Organization = z.infer<typeof organizationSchema>;
 export const myOrganizationSchema = organizationSchema.extend({ role: z.enum(organizationRoles) });
 export type MyOrganization = z.infer<typeof myOrganizationSchema>;
 export const myOrganizationsSchema = z.array(myOrganizationSchema);
+export type MyOrganizations = z.infer<typeof myOrganizationsSchema>;
 export const allOrganizationsSchema = z.array(organizationSchema);
+export type AllOrganizations = z.infer<typeof allOrganizationsSchema>;
 
 export const organizationUserSchema = z.object({
   id: z.string(),

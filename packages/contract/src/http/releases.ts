@@ -65,6 +65,7 @@ export const bundleSchema = z.object({
 });
 export type Bundle = z.infer<typeof bundleSchema>;
 export const bundleListSchema = z.array(bundleSchema);
+export type BundleList = z.infer<typeof bundleListSchema>;
 
 export const bundleNameParamsSchema = z.object({ name: bundleNameText('Name') });
 export const bundleParamsSchema = z.object({ name: bundleNameText('Name'), version: versionText('Version') });
@@ -128,6 +129,7 @@ export const releaseSchema = z.object({
 });
 export type Release = z.infer<typeof releaseSchema>;
 export const releaseListSchema = z.array(releaseSchema);
+export type ReleaseList = z.infer<typeof releaseListSchema>;
 
 export const releaseParamsSchema = z.object({
   branch: z.enum(releaseBranches, { error: `Branch must be one of ${releaseBranches.join(', ')}.` }),

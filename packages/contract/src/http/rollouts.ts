@@ -148,6 +148,7 @@ export const rolloutDeviceSchema = z.object({
 export type RolloutDevice = z.infer<typeof rolloutDeviceSchema>;
 export const ROLLOUT_DEVICES_PAGE = 500;
 export const rolloutDevicesSchema = z.object({ devices: z.array(rolloutDeviceSchema), total: z.number().int() });
+export type RolloutDevices = z.infer<typeof rolloutDevicesSchema>;
 
 export const rolloutActionParamsSchema = z.object({ action: z.enum(rolloutActions, { error: `The action is one of ${rolloutActions.join(', ')}.` }) });
 export const rolloutWaveParamsSchema = z.object({ wave: z.coerce.number({ error: 'The wave is a number.' }).int('The wave is a number.').min(1, 'Waves count from 1.') });

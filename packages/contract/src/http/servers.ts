@@ -204,6 +204,7 @@ export const serverSchema = z.object({
 });
 export type Server = z.infer<typeof serverSchema>;
 export const serverListSchema = z.array(serverSchema);
+export type ServerList = z.infer<typeof serverListSchema>;
 
 /** Utilization in percent, 0 decimals (SPEC §9: devicesCount / maxCapacity x 100). */
 export const serverUtilization = (s: Pick<Server, 'devicesCount' | 'maxCapacity'>) =>
@@ -214,6 +215,7 @@ export const serverLoadText = (s: Pick<Server, 'devicesCount' | 'maxCapacity'>) 
 
 /** GET /api/servers-reload: how many MESSAGE server connections the hub recreated. */
 export const serversReloadResultSchema = z.object({ connections: z.number().int() });
+export type ServersReloadResult = z.infer<typeof serversReloadResultSchema>;
 
 /**
  * GET /api/servers-console: the console that answers (several may share one database and one
@@ -229,6 +231,7 @@ export type ConsoleInstance = z.infer<typeof consoleInstanceSchema>;
 
 /** GET /api/device/{id}/servers (realm ADMIN): the device's assignment, for the Servers tab. */
 export const deviceServersSchema = z.array(serverSchema);
+export type DeviceServers = z.infer<typeof deviceServersSchema>;
 
 // ---- Agent enrollment (public, authenticated by device id + installation key) ----
 
@@ -279,6 +282,7 @@ export const metricsQuerySchema = z.object({
   hours: z.coerce.number({ error: 'Hours must be a number.' }).int().min(1, messages.min('Hours', 1)).max(192, messages.max('Hours', 192)).default(24),
 });
 export const metricsResponseSchema = z.array(metricsSampleSchema);
+export type MetricsResponse = z.infer<typeof metricsResponseSchema>;
 
 export const timelineIntervals = ['DAY', 'WEEK'] as const;
 export const timelineQuerySchema = z.object({ interval: z.enum(timelineIntervals, { error: 'Interval must be DAY or WEEK.' }).default('DAY') });
@@ -286,6 +290,7 @@ export const timelineQuerySchema = z.object({ interval: z.enum(timelineIntervals
 export const timelineEntrySchema = z.object({ start: z.string(), end: z.string().nullable() });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 export const timelineResponseSchema = z.array(timelineEntrySchema);
+export type TimelineResponse = z.infer<typeof timelineResponseSchema>;
 /** DAY covers the last 24 hours, WEEK the last 8 days (SPEC §9 timeline). */
 export const timelineHours = { DAY: 24, WEEK: 8 * 24 } as const;
 

@@ -4,11 +4,6 @@ import { xhrUpload, type UploadProgress } from './xhr-upload';
 /** API paths answered without a token: they are needed before anyone has signed in. */
 export const PUBLIC_API_PATHS = ['/api/config', '/api/health'];
 
-/** Anything with a zod-like `parse`; keeps this module independent of the schema library. */
-export interface Parser<T> {
-  parse(data: unknown): T;
-}
-
 export interface ApiClientOptions {
   /** The current access token, or nothing when signed out. Read per request so renewals apply at once. */
   getAccessToken: () => Promise<string | null | undefined>;
@@ -17,12 +12,16 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
 }
 
-export interface RequestOptions<T> {
+/**
+ * What a call answers is typed by its caller (`api.get<Device>(…)`), from the contract's types, and
+ * not checked again here: the server checks every answer against the contract's schema before it
+ * sends it (its serializer), and checking it twice made every page load zod and build its schemas
+ * before showing anything (issue 68). The forms still check what a person types with zod.
+ */
+export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
-  /** Validates the response body. */
-  schema?: Parser<T>;
   signal?: AbortSignal;
   /** Failures are thrown but not shown (SPEC §8: a failed download is only logged). */
   quiet?: boolean;
@@ -80,41 +79,25 @@ export function createApiClient(options: ApiClientOptions) {
     }
   }
 
-  async function request<T = unknown>(url: string, { method = 'GET', body, schema, signal, quiet, handled }: RequestOptions<T> = {}) {
+  async function request<T = unknown>(url: string, { method = 'GET', body, signal, quiet, handled }: RequestOptions = {}): Promise<T> {
     const onError = quiet ? () => {} : options.onError;
     const headers = new Headers({ Accept: 'application/json' });
     if (body !== undefined) headers.set('Content-Type', 'application/json');
     const response = await send(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }, onError);
-    return answer(method, url, response.status, await readBody(response), schema, onError, handled);
+    return answer<T>(response.status, await readBody(response), onError, handled);
   }
 
-  function answer<T>(
-    method: string,
-    url: string,
-    status: number,
-    payload: unknown,
-    schema: Parser<T> | undefined,
-    onError: (m: string) => void,
-    handled?: RequestOptions<T>['handled'],
-  ): T {
+  function answer<T>(status: number, payload: unknown, onError: (m: string) => void, handled?: RequestOptions['handled']): T {
     if (status < 200 || status >= 300) {
       const error = toApiRequestError(status, payload);
       if (!handled?.(error)) onError(error.message);
       throw error;
     }
-    if (!schema) return payload as T;
-    try {
-      return schema.parse(payload);
-    } catch (error) {
-      // The server broke the contract; the user gets the generic message, developers the parse error.
-      console.error(`Unexpected response from ${method} ${url}`, error);
-      onError(GENERIC_ERROR_MESSAGE);
-      throw error;
-    }
+    return payload as T;
   }
 
   /** A multipart POST that reports its progress; a cancel (the signal) is not an error to show. */
-  async function upload<T>(url: string, form: FormData, o: { schema?: Parser<T>; signal?: AbortSignal; onProgress?: (p: UploadProgress) => void } = {}): Promise<T> {
+  async function upload<T>(url: string, form: FormData, o: { signal?: AbortSignal; onProgress?: (p: UploadProgress) => void } = {}): Promise<T> {
     let res: Awaited<ReturnType<typeof xhrUpload>>;
     try {
       res = await xhrUpload(url, form, { token: await tokenFor(url), signal: o.signal, onProgress: o.onProgress });
@@ -122,14 +105,14 @@ export function createApiClient(options: ApiClientOptions) {
       if (!o.signal?.aborted) options.onError(GENERIC_ERROR_MESSAGE);
       throw error;
     }
-    return answer('POST', url, res.status, res.status === 204 ? undefined : parseBody(res.text, res.contentType), o.schema, options.onError);
+    return answer<T>(res.status, res.status === 204 ? undefined : parseBody(res.text, res.contentType), options.onError);
   }
 
   /** A file's bytes, for a download the page saves itself: with the bearer token, errors as for `request`. */
   async function blob(url: string, { quiet }: { quiet?: boolean } = {}): Promise<Blob> {
     const onError = quiet ? () => {} : options.onError;
     const response = await send(url, { headers: new Headers() }, onError);
-    if (!response.ok) return answer('GET', url, response.status, await readBody(response), undefined, onError);
+    if (!response.ok) return answer<never>(response.status, await readBody(response), onError);
     return response.blob();
   }
 
@@ -144,9 +127,9 @@ export function createApiClient(options: ApiClientOptions) {
     upload,
     blob,
     fetch: authorizedFetch,
-    get: <T>(url: string, schema?: Parser<T>, signal?: AbortSignal) => request<T>(url, { schema, signal }),
-    post: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'POST', body, schema }),
-    put: <T>(url: string, body?: unknown, schema?: Parser<T>) => request<T>(url, { method: 'PUT', body, schema }),
-    delete: <T>(url: string, schema?: Parser<T>, handled?: RequestOptions<T>['handled']) => request<T>(url, { method: 'DELETE', schema, handled }),
+    get: <T = unknown>(url: string, signal?: AbortSignal) => request<T>(url, { signal }),
+    post: <T = unknown>(url: string, body?: unknown) => request<T>(url, { method: 'POST', body }),
+    put: <T = unknown>(url: string, body?: unknown) => request<T>(url, { method: 'PUT', body }),
+    delete: <T = unknown>(url: string, handled?: RequestOptions['handled']) => request<T>(url, { method: 'DELETE', handled }),
   };
 }

@@ -1,4 +1,4 @@
-import { meSchema } from '@fleetlink/contract';
+import type { Me } from '@fleetlink/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../api/useApi';
 
@@ -10,7 +10,7 @@ export function useCurrentUser(enabled: boolean) {
   const api = useApi();
   return useQuery({
     queryKey: ['me'],
-    queryFn: ({ signal }) => api.get('/api/me', meSchema, signal),
+    queryFn: ({ signal }) => api.get<Me>('/api/me', signal),
     enabled,
     staleTime: 5 * 60_000,
   });

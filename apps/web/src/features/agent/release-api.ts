@@ -1,17 +1,16 @@
 import {
+  type Bundle,
   BUNDLE_UPLOAD_FIELD,
-  bundleListSchema,
-  bundleSchema,
-  releaseListSchema,
-  releaseSchema,
-  rolloutDevicesSchema,
+  type BundleList,
+  type Release,
   type ReleaseBranch,
   type ReleaseForm,
+  type ReleaseList,
   type RolloutAction,
+  type RolloutDevices,
   type RolloutForm,
 } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { useApi } from '../../app/api/useApi';
 import { useTrackedUpload } from '../../app/api/useTrackedUpload';
 import { releaseKeys } from './release-keys';
@@ -20,12 +19,12 @@ export { releaseKeys };
 
 export function useBundles() {
   const api = useApi();
-  return useQuery({ queryKey: releaseKeys.bundles, queryFn: ({ signal }) => api.get('/api/bundles', bundleListSchema, signal) });
+  return useQuery({ queryKey: releaseKeys.bundles, queryFn: ({ signal }) => api.get<BundleList>('/api/bundles', signal) });
 }
 
 export function useBundleNames() {
   const api = useApi();
-  return useQuery({ queryKey: releaseKeys.bundleNames, queryFn: ({ signal }) => api.get('/api/bundle-names', z.array(z.string()), signal) });
+  return useQuery({ queryKey: releaseKeys.bundleNames, queryFn: ({ signal }) => api.get<string[]>('/api/bundle-names', signal) });
 }
 
 /** The versions of one bundle, newest first; nothing is asked while no name is chosen. */
@@ -33,21 +32,21 @@ export function useBundleVersions(name: string) {
   const api = useApi();
   return useQuery({
     queryKey: releaseKeys.bundleVersions(name),
-    queryFn: ({ signal }) => api.get(`/api/bundle-versions/${encodeURIComponent(name)}`, z.array(z.string()), signal),
+    queryFn: ({ signal }) => api.get<string[]>(`/api/bundle-versions/${encodeURIComponent(name)}`, signal),
     enabled: name !== '',
   });
 }
 
 export function useReleases() {
   const api = useApi();
-  return useQuery({ queryKey: releaseKeys.releases, queryFn: ({ signal }) => api.get('/api/releases', releaseListSchema, signal) });
+  return useQuery({ queryKey: releaseKeys.releases, queryFn: ({ signal }) => api.get<ReleaseList>('/api/releases', signal) });
 }
 
 export function useCreateRelease() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (form: ReleaseForm) => api.post('/api/release', form, releaseSchema),
+    mutationFn: (form: ReleaseForm) => api.post<Release>('/api/release', form),
     onSuccess: () => client.invalidateQueries({ queryKey: releaseKeys.releases }),
   });
 }
@@ -84,7 +83,7 @@ export function useUploadBundle() {
     const form = new FormData();
     form.append(BUNDLE_UPLOAD_FIELD, file);
     return track(file, async (o) => {
-      await api.upload('/api/bundle', form, { schema: bundleSchema, ...o });
+      await api.upload<Bundle>('/api/bundle', form, o);
       await client.invalidateQueries({ queryKey: releaseKeys.bundles });
     });
   };
@@ -118,7 +117,7 @@ export function useRolloutWave(release: { branch: ReleaseBranch; version: string
   const api = useApi();
   return useQuery({
     queryKey: [...releaseKeys.releases, 'wave', release.branch, release.version, wave],
-    queryFn: ({ signal }) => api.get(`${releasePath(release)}/rollout/wave/${wave}`, rolloutDevicesSchema, signal),
+    queryFn: ({ signal }) => api.get<RolloutDevices>(`${releasePath(release)}/rollout/wave/${wave}`, signal),
     enabled,
   });
 }

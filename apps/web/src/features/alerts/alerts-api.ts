@@ -1,11 +1,4 @@
-import {
-  alertInboxSchema,
-  alertRuleListSchema,
-  alertRuleSavedSchema,
-  webhookDeliveryListSchema,
-  webhookDeliverySchema,
-  type AlertRuleFormInput,
-} from '@fleetlink/contract';
+import type { AlertInbox, AlertRuleFormInput, AlertRuleList, AlertRuleSaved, WebhookDelivery, WebhookDeliveryList } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiRequestError } from '../../app/api/api-error';
 import { useApi } from '../../app/api/useApi';
@@ -25,14 +18,14 @@ export const rulesUrl = (scope: AlertScope) => (scope ? `/api/organization/${enc
 
 export function useAlertRules(scope: AlertScope) {
   const api = useApi();
-  return useQuery({ queryKey: alertKeys.rules(scope), queryFn: ({ signal }) => api.get(rulesUrl(scope), alertRuleListSchema, signal) });
+  return useQuery({ queryKey: alertKeys.rules(scope), queryFn: ({ signal }) => api.get<AlertRuleList>(rulesUrl(scope), signal) });
 }
 
 export function useDeliveries(scope: AlertScope, ruleId: string) {
   const api = useApi();
   return useQuery({
     queryKey: alertKeys.deliveries(scope, ruleId),
-    queryFn: ({ signal }) => api.get(`${rulesUrl(scope)}/${encodeURIComponent(ruleId)}/deliveries`, webhookDeliveryListSchema, signal),
+    queryFn: ({ signal }) => api.get<WebhookDeliveryList>(`${rulesUrl(scope)}/${encodeURIComponent(ruleId)}/deliveries`, signal),
     // Retries come due on their own: the log follows them while it is open.
     refetchInterval: 5000,
   });
@@ -48,7 +41,7 @@ export function useSaveAlertRule(scope: AlertScope, shows: (field: string) => bo
   const handled = (e: ApiRequestError) => e.status === 400 && !!e.fields && Object.keys(e.fields).every(shows);
   return useMutation({
     mutationFn: ({ id, form }: { id?: string; form: AlertRuleFormInput }) =>
-      api.request(id ? `${rulesUrl(scope)}/${encodeURIComponent(id)}` : rulesUrl(scope), { method: id ? 'PUT' : 'POST', body: form, schema: alertRuleSavedSchema, handled }),
+      api.request<AlertRuleSaved>(id ? `${rulesUrl(scope)}/${encodeURIComponent(id)}` : rulesUrl(scope), { method: id ? 'PUT' : 'POST', body: form, handled }),
     onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.rules(scope) }),
   });
 }
@@ -66,7 +59,7 @@ export function useTestAlertRule(scope: AlertScope) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post(`${rulesUrl(scope)}/${encodeURIComponent(id)}/test`, undefined, webhookDeliverySchema),
+    mutationFn: (id: string) => api.post<WebhookDelivery>(`${rulesUrl(scope)}/${encodeURIComponent(id)}/test`),
     onSuccess: (_d, id) => client.invalidateQueries({ queryKey: alertKeys.deliveries(scope, id) }),
   });
 }
@@ -74,14 +67,14 @@ export function useTestAlertRule(scope: AlertScope) {
 /** The bell: read again when the live channel says it changed. */
 export function useAlertInbox() {
   const api = useApi();
-  return useQuery({ queryKey: alertKeys.inbox, queryFn: ({ signal }) => api.request('/api/alerts', { schema: alertInboxSchema, signal, quiet: true }) });
+  return useQuery({ queryKey: alertKeys.inbox, queryFn: ({ signal }) => api.request<AlertInbox>('/api/alerts', { signal, quiet: true }) });
 }
 
 export function useMarkAlertsRead() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (ids?: string[]) => api.post('/api/alerts/read', ids ? { ids } : {}, alertInboxSchema),
+    mutationFn: (ids?: string[]) => api.post<AlertInbox>('/api/alerts/read', ids ? { ids } : {}),
     onSuccess: (inbox) => client.setQueryData(alertKeys.inbox, inbox),
   });
 }

@@ -1,4 +1,4 @@
-import { AUDIT_EXPORT_URL_PREFIX, auditPageSchema, type AuditFilter } from '@fleetlink/contract';
+import { AUDIT_EXPORT_URL_PREFIX, type AuditFilter, type AuditPage } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { openConsoleLink } from '../../app/api/open-link';
 import { useApi } from '../../app/api/useApi';
@@ -28,7 +28,7 @@ export function useAuditPage(source: AuditSource, filter: AuditFilter, after: st
   return useQuery({
     queryKey: ['audit', source.path, filter, after ?? null],
     queryFn: ({ signal }) =>
-      api.get(`${source.path}${query(filter, { size: String(AUDIT_PAGE_SIZE), ...(after ? { after } : {}) })}`, auditPageSchema, signal),
+      api.get<AuditPage>(`${source.path}${query(filter, { size: String(AUDIT_PAGE_SIZE), ...(after ? { after } : {}) })}`, signal),
     placeholderData: keepPreviousData,
   });
 }

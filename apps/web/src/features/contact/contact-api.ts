@@ -1,4 +1,4 @@
-import { contactMessageListSchema, contactSentSchema, type ContactForm } from '@fleetlink/contract';
+import type { ContactForm, ContactMessageList, ContactSent } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../app/api/useApi';
 
@@ -7,7 +7,7 @@ export function useSendContactMessage() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (form: ContactForm) => api.post('/api/contact', form, contactSentSchema),
+    mutationFn: (form: ContactForm) => api.post<ContactSent>('/api/contact', form),
     onSuccess: () => client.invalidateQueries({ queryKey: ['contact-messages'] }),
   });
 }
@@ -17,6 +17,6 @@ export function useContactMessages() {
   const api = useApi();
   return useQuery({
     queryKey: ['contact-messages'],
-    queryFn: ({ signal }) => api.get('/api/contact/messages', contactMessageListSchema, signal),
+    queryFn: ({ signal }) => api.get<ContactMessageList>('/api/contact/messages', signal),
   });
 }

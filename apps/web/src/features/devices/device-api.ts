@@ -1,12 +1,12 @@
-import {
-  deviceOrganizationOptionsSchema,
-  deviceReindexResultSchema,
-  deviceSchema,
-  deviceSearchResultSchema,
-  deviceTagsSchema,
-  installationKeyResetSchema,
-  type DeviceForm,
-  type DeviceStatusFilter,
+import type {
+  Device,
+  DeviceForm,
+  DeviceOrganizationOptions,
+  DeviceReindexResult,
+  DeviceSearchResult,
+  DeviceStatusFilter,
+  DeviceTags,
+  InstallationKeyReset,
 } from '@fleetlink/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiClient } from '../../app/api/api-client';
@@ -46,7 +46,7 @@ export function searchUrl({ search, status, page, size }: DeviceSearchParams): s
 export const deviceSearchQuery = (api: ApiClient, params: DeviceSearchParams) =>
   queryOptions({
     queryKey: deviceKeys.search(params),
-    queryFn: (ctx) => api.request(searchUrl(params), { schema: deviceSearchResultSchema, ...quietRefresh(ctx) }),
+    queryFn: (ctx) => api.request<DeviceSearchResult>(searchUrl(params), quietRefresh(ctx)),
   });
 
 export function useDeviceSearch(params: DeviceSearchParams, options: { enabled?: boolean } = {}) {
@@ -66,7 +66,7 @@ export const isDeviceGone = (err: unknown) => err instanceof ApiRequestError && 
 export const deviceQuery = (api: ApiClient, id: string) =>
   queryOptions({
     queryKey: deviceKeys.detail(id),
-    queryFn: (ctx) => api.request(`/api/device/${encodeURIComponent(id)}`, { schema: deviceSchema, ...quietRefresh(ctx), handled: isDeviceGone }),
+    queryFn: (ctx) => api.request<Device>(`/api/device/${encodeURIComponent(id)}`, { ...quietRefresh(ctx), handled: isDeviceGone }),
   });
 
 /**
@@ -86,14 +86,14 @@ export function useDevice(id: string | undefined) {
 
 export function useDeviceTags() {
   const api = useApi();
-  return useQuery({ queryKey: deviceKeys.tags, queryFn: ({ signal }) => api.get('/api/tags', deviceTagsSchema, signal) });
+  return useQuery({ queryKey: deviceKeys.tags, queryFn: ({ signal }) => api.get<DeviceTags>('/api/tags', signal) });
 }
 
 export function useDeviceOrganizations() {
   const api = useApi();
   return useQuery({
     queryKey: deviceKeys.organizations,
-    queryFn: ({ signal }) => api.get('/api/device-organizations', deviceOrganizationOptionsSchema, signal),
+    queryFn: ({ signal }) => api.get<DeviceOrganizationOptions>('/api/device-organizations', signal),
   });
 }
 
@@ -102,7 +102,7 @@ export function useSaveDevice(id?: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (form: DeviceForm) =>
-      id ? api.put(`/api/device/${encodeURIComponent(id)}`, form, deviceSchema) : api.post('/api/device', form, deviceSchema),
+      id ? api.put<Device>(`/api/device/${encodeURIComponent(id)}`, form) : api.post<Device>('/api/device', form),
     onSuccess: (device) => {
       client.setQueryData(deviceKeys.detail(device.id), device);
       void client.invalidateQueries({ queryKey: deviceKeys.all });
@@ -124,7 +124,7 @@ export function useDeleteDevice(id: string) {
 
 export function useReindexDevices() {
   const api = useApi();
-  return useMutation({ mutationFn: () => api.get('/api/devices-search-reindex', deviceReindexResultSchema) });
+  return useMutation({ mutationFn: () => api.get<DeviceReindexResult>('/api/devices-search-reindex') });
 }
 
 /** A new installation key; the old one and the agent's account stop working, and the agent is disconnected. */
@@ -132,7 +132,7 @@ export function useResetInstallationKey(id: string) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post(`/api/device/${encodeURIComponent(id)}/installation-key`, undefined, installationKeyResetSchema),
+    mutationFn: () => api.post<InstallationKeyReset>(`/api/device/${encodeURIComponent(id)}/installation-key`),
     onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.detail(id) }),
   });
 }

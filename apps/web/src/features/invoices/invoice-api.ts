@@ -1,4 +1,4 @@
-import { INVOICE_PDF_URL_PREFIX, invoiceRunSchema, type Invoice } from '@fleetlink/contract';
+import { type Invoice, INVOICE_PDF_URL_PREFIX, type InvoiceRun } from '@fleetlink/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { openConsoleLink } from '../../app/api/open-link';
 import { useApi } from '../../app/api/useApi';
@@ -26,7 +26,7 @@ export function useCreateInvoices() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.get('/api/invoice/create', invoiceRunSchema),
+    mutationFn: () => api.get<InvoiceRun>('/api/invoice/create'),
     onSuccess: () => client.invalidateQueries({ queryKey: ['organization'] }),
   });
 }

@@ -1,10 +1,11 @@
 import {
-  jobListSchema,
-  jobPreviewSchema,
-  jobResultOutputSchema,
-  jobResultsPageSchema,
-  jobSchema,
+  type Job,
   type JobForm,
+  type JobList,
+  type JobPreview,
+  jobPreviewSchema,
+  type JobResultOutput,
+  type JobResultsPage,
   type JobResultState,
 } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -22,12 +23,12 @@ export const JOB_RESULTS_PAGE_SIZE = 50;
 
 export function useJobs() {
   const api = useApi();
-  return useQuery({ queryKey: jobKeys.list(), queryFn: ({ signal }) => api.get('/api/jobs', jobListSchema, signal) });
+  return useQuery({ queryKey: jobKeys.list(), queryFn: ({ signal }) => api.get<JobList>('/api/jobs', signal) });
 }
 
 export function useJob(id: string) {
   const api = useApi();
-  return useQuery({ queryKey: jobKeys.detail(id), queryFn: ({ signal }) => api.get(path(id), jobSchema, signal) });
+  return useQuery({ queryKey: jobKeys.detail(id), queryFn: ({ signal }) => api.get<Job>(path(id), signal) });
 }
 
 export function useJobResults(id: string, runId: string | undefined, state: JobResultState | null, after: string | null) {
@@ -37,7 +38,7 @@ export function useJobResults(id: string, runId: string | undefined, state: JobR
     enabled: !!runId,
     queryFn: ({ signal }) => {
       const q = new URLSearchParams({ size: String(JOB_RESULTS_PAGE_SIZE), ...(state ? { state } : {}), ...(after ? { after } : {}) });
-      return api.get(`${runPath(id, runId!)}/results?${q}`, jobResultsPageSchema, signal);
+      return api.get<JobResultsPage>(`${runPath(id, runId!)}/results?${q}`, signal);
     },
     placeholderData: keepPreviousData,
   });
@@ -48,7 +49,7 @@ export function useJobOutput(id: string, runId: string, deviceId: string | null)
   return useQuery({
     queryKey: jobKeys.output(id, runId, deviceId ?? ''),
     enabled: !!deviceId,
-    queryFn: ({ signal }) => api.get(`${runPath(id, runId)}/results/${encodeURIComponent(deviceId!)}`, jobResultOutputSchema, signal),
+    queryFn: ({ signal }) => api.get<JobResultOutput>(`${runPath(id, runId)}/results/${encodeURIComponent(deviceId!)}`, signal),
   });
 }
 
@@ -56,7 +57,7 @@ export function useJobOutput(id: string, runId: string, deviceId: string | null)
 export function useJobPreview() {
   const api = useApi();
   return useMutation<Awaited<ReturnType<typeof jobPreviewSchema.parse>>, ApiRequestError, JobForm>({
-    mutationFn: (form) => api.request('/api/jobs/preview', { method: 'POST', body: form, schema: jobPreviewSchema, handled: (e) => e.status === 400 && !!e.fields }),
+    mutationFn: (form) => api.request<JobPreview>('/api/jobs/preview', { method: 'POST', body: form, handled: (e) => e.status === 400 && !!e.fields }),
   });
 }
 
@@ -64,7 +65,7 @@ export function useCreateJob() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (form: JobForm) => api.request('/api/jobs', { method: 'POST', body: form, schema: jobSchema, handled: (e) => e.status === 400 && !!e.fields }),
+    mutationFn: (form: JobForm) => api.request<Job>('/api/jobs', { method: 'POST', body: form, handled: (e) => e.status === 400 && !!e.fields }),
     onSuccess: () => void client.invalidateQueries({ queryKey: jobKeys.list() }),
   });
 }
@@ -73,7 +74,7 @@ export function useCancelJob(id: string) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post(`${path(id)}/cancel`, undefined, jobSchema),
+    mutationFn: () => api.post<Job>(`${path(id)}/cancel`),
     onSuccess: (job) => {
       client.setQueryData(jobKeys.detail(id), job);
       void client.invalidateQueries({ queryKey: jobKeys.all });
@@ -83,7 +84,7 @@ export function useCancelJob(id: string) {
 
 export function useRerunFailed(id: string) {
   const api = useApi();
-  return useMutation({ mutationFn: (runId: string) => api.post(`${runPath(id, runId)}/rerun-failed`, undefined, jobSchema) });
+  return useMutation({ mutationFn: (runId: string) => api.post<Job>(`${runPath(id, runId)}/rerun-failed`) });
 }
 
 /** The run's results as CSV, saved by the page (the export needs the bearer token; a navigation carries none). */

@@ -1,12 +1,12 @@
-import {
-  myOrganizationsSchema,
-  organizationDetailSchema,
-  organizationDomainSchema,
-  organizationUserSchema,
-  type OrganizationDomainFormInput,
-  type OrganizationFormInput,
-  type OrganizationRole,
-  type OrganizationUserFormInput,
+import type {
+  MyOrganizations,
+  OrganizationDetail,
+  OrganizationDomain,
+  OrganizationDomainFormInput,
+  OrganizationFormInput,
+  OrganizationRole,
+  OrganizationUser,
+  OrganizationUserFormInput,
 } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../app/api/useApi';
@@ -23,7 +23,7 @@ export function useMyOrganizations() {
   const api = useApi();
   return useQuery({
     queryKey: organizationKeys.mine,
-    queryFn: ({ signal }) => api.get('/api/organizations', myOrganizationsSchema, signal),
+    queryFn: ({ signal }) => api.get<MyOrganizations>('/api/organizations', signal),
   });
 }
 
@@ -31,7 +31,7 @@ export function useOrganization(id: string | undefined) {
   const api = useApi();
   return useQuery({
     queryKey: organizationKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get(`/api/organization/${encodeURIComponent(id!)}`, organizationDetailSchema, signal),
+    queryFn: ({ signal }) => api.get<OrganizationDetail>(`/api/organization/${encodeURIComponent(id!)}`, signal),
     enabled: !!id,
     retry: false,
   });
@@ -55,8 +55,8 @@ export function useSaveOrganization(id: string | undefined) {
   return useMutation({
     mutationFn: (form: OrganizationFormInput) =>
       id
-        ? api.put(`/api/organization/${encodeURIComponent(id)}`, form, organizationDetailSchema)
-        : api.post('/api/organization', form, organizationDetailSchema),
+        ? api.put<OrganizationDetail>(`/api/organization/${encodeURIComponent(id)}`, form)
+        : api.post<OrganizationDetail>('/api/organization', form),
     onSuccess: (saved) => invalidate(saved.id),
   });
 }
@@ -77,7 +77,7 @@ export function useAddMember(id: string) {
   const api = useApi();
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (form: OrganizationUserFormInput) => api.post(`/api/organization/${encodeURIComponent(id)}/user`, form, organizationUserSchema),
+    mutationFn: (form: OrganizationUserFormInput) => api.post<OrganizationUser>(`/api/organization/${encodeURIComponent(id)}/user`, form),
     onSuccess: () => invalidate(id),
   });
 }
@@ -96,7 +96,7 @@ export function useAddDomain(id: string) {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: (form: OrganizationDomainFormInput) =>
-      api.post(`/api/organization/${encodeURIComponent(id)}/domain`, form, organizationDomainSchema),
+      api.post<OrganizationDomain>(`/api/organization/${encodeURIComponent(id)}/domain`, form),
     onSuccess: () => invalidate(id),
   });
 }

@@ -1,4 +1,4 @@
-import { apiTokenCreatedSchema, apiTokenListSchema, type ApiTokenFormInput } from '@fleetlink/contract';
+import type { ApiTokenCreated, ApiTokenFormInput, ApiTokenList } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../app/api/useApi';
 
@@ -9,7 +9,7 @@ export const apiTokenKeys = {
 
 export function useMyApiTokens() {
   const api = useApi();
-  return useQuery({ queryKey: apiTokenKeys.mine, queryFn: ({ signal }) => api.get('/api/api-tokens', apiTokenListSchema, signal) });
+  return useQuery({ queryKey: apiTokenKeys.mine, queryFn: ({ signal }) => api.get<ApiTokenList>('/api/api-tokens', signal) });
 }
 
 /** Every user's tokens: only asked for when the person is a realm ADMIN. */
@@ -17,7 +17,7 @@ export function useAllApiTokens(enabled: boolean) {
   const api = useApi();
   return useQuery({
     queryKey: apiTokenKeys.all,
-    queryFn: ({ signal }) => api.get('/api/all-api-tokens', apiTokenListSchema, signal),
+    queryFn: ({ signal }) => api.get<ApiTokenList>('/api/all-api-tokens', signal),
     enabled,
     retry: false,
   });
@@ -32,7 +32,7 @@ export function useCreateApiToken() {
   const api = useApi();
   const invalidate = useInvalidateTokens();
   return useMutation({
-    mutationFn: (form: ApiTokenFormInput) => api.post('/api/api-tokens', form, apiTokenCreatedSchema),
+    mutationFn: (form: ApiTokenFormInput) => api.post<ApiTokenCreated>('/api/api-tokens', form),
     onSuccess: () => invalidate(),
   });
 }

@@ -1,11 +1,4 @@
-import {
-  allOrganizationsSchema,
-  deviceServersSchema,
-  serverListSchema,
-  serverSchema,
-  serversReloadResultSchema,
-  type ServerFormInput,
-} from '@fleetlink/contract';
+import type { AllOrganizations, DeviceServers, Server, ServerFormInput, ServerList, ServersReloadResult } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../app/api/useApi';
 import { serverKeys } from './server-keys';
@@ -14,14 +7,14 @@ export { serverKeys };
 
 export function useServers() {
   const api = useApi();
-  return useQuery({ queryKey: serverKeys.all, queryFn: ({ signal }) => api.get('/api/servers', serverListSchema, signal) });
+  return useQuery({ queryKey: serverKeys.all, queryFn: ({ signal }) => api.get<ServerList>('/api/servers', signal) });
 }
 
 export function useServer(id: string | undefined) {
   const api = useApi();
   return useQuery({
     queryKey: serverKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get(`/api/server/${encodeURIComponent(id!)}`, serverSchema, signal),
+    queryFn: ({ signal }) => api.get<Server>(`/api/server/${encodeURIComponent(id!)}`, signal),
     enabled: !!id,
     retry: false,
   });
@@ -32,7 +25,7 @@ export function useAllOrganizations() {
   const api = useApi();
   return useQuery({
     queryKey: ['all-organizations'],
-    queryFn: ({ signal }) => api.get('/api/all-organizations', allOrganizationsSchema, signal),
+    queryFn: ({ signal }) => api.get<AllOrganizations>('/api/all-organizations', signal),
     retry: false,
   });
 }
@@ -42,7 +35,7 @@ export function useSaveServer(id: string | undefined) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (form: ServerFormInput) =>
-      id ? api.put(`/api/server/${encodeURIComponent(id)}`, form, serverSchema) : api.post('/api/server', form, serverSchema),
+      id ? api.put<Server>(`/api/server/${encodeURIComponent(id)}`, form) : api.post<Server>('/api/server', form),
     onSuccess: async (saved) => {
       client.setQueryData(serverKeys.detail(saved.id), saved);
       await client.invalidateQueries({ queryKey: serverKeys.all });
@@ -66,7 +59,7 @@ export function useReloadServers() {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.get('/api/servers-reload', serversReloadResultSchema),
+    mutationFn: () => api.get<ServersReloadResult>('/api/servers-reload'),
     onSuccess: () => client.invalidateQueries({ queryKey: serverKeys.all }),
   });
 }
@@ -76,7 +69,7 @@ export function useDeviceServers(deviceId: string | undefined) {
   const api = useApi();
   return useQuery({
     queryKey: serverKeys.ofDevice(deviceId ?? ''),
-    queryFn: ({ signal }) => api.get(`/api/device/${encodeURIComponent(deviceId!)}/servers`, deviceServersSchema, signal),
+    queryFn: ({ signal }) => api.get<DeviceServers>(`/api/device/${encodeURIComponent(deviceId!)}/servers`, signal),
     enabled: !!deviceId,
   });
 }
@@ -86,11 +79,7 @@ export function useMigrateDevice(deviceId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ from, to }: { from: string; to: string }) =>
-      api.post(
-        `/api/server-migrate/${encodeURIComponent(deviceId)}/${encodeURIComponent(from)}/${encodeURIComponent(to)}`,
-        undefined,
-        deviceServersSchema,
-      ),
+      api.post<DeviceServers>(`/api/server-migrate/${encodeURIComponent(deviceId)}/${encodeURIComponent(from)}/${encodeURIComponent(to)}`),
     onSuccess: async (servers) => {
       client.setQueryData(serverKeys.ofDevice(deviceId), servers);
       await Promise.all([client.invalidateQueries({ queryKey: serverKeys.all }), client.invalidateQueries({ queryKey: ['device', deviceId] })]);

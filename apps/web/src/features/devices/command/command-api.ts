@@ -1,4 +1,4 @@
-import { AuditKind, auditPageSchema, commandAnswerSchema, type CommandForm } from '@fleetlink/contract';
+import { AuditKind, type AuditPage, type CommandAnswer, type CommandForm } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../../app/api/useApi';
 import { deviceKeys } from '../device-api';
@@ -8,7 +8,7 @@ export function useRunCommand(deviceId: string) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (form: CommandForm) => api.post(`/api/device/${encodeURIComponent(deviceId)}/command`, form, commandAnswerSchema),
+    mutationFn: (form: CommandForm) => api.post<CommandAnswer>(`/api/device/${encodeURIComponent(deviceId)}/command`, form),
     // An answer (or none) says more about the device than the last minute's refresh: an agent that
     // went offline, or restarted, shows so in the header now.
     onSettled: () => {
@@ -26,6 +26,6 @@ export function useCommandHistory(deviceId: string) {
   return useQuery({
     queryKey: commandHistoryKey(deviceId),
     queryFn: ({ signal }) =>
-      api.request(`/api/audit?${new URLSearchParams({ kind: AuditKind.Command, device: deviceId, size: '50' })}`, { schema: auditPageSchema, signal, quiet: true }),
+      api.request<AuditPage>(`/api/audit?${new URLSearchParams({ kind: AuditKind.Command, device: deviceId, size: '50' })}`, { signal, quiet: true }),
   });
 }

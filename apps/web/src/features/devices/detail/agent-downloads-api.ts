@@ -1,4 +1,4 @@
-import { agentDownloadRoutes, agentDownloadsSchema, type AgentDownload } from '@fleetlink/contract';
+import { type AgentDownload, agentDownloadRoutes, type AgentDownloads } from '@fleetlink/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useApi } from '../../../app/api/useApi';
 import { saveFile } from '../../../app/api/save-file';
@@ -10,7 +10,7 @@ export function useAgentDownloads(deviceId: string) {
   const api = useApi();
   return useQuery({
     queryKey: ['devices', deviceId, 'agent-downloads'],
-    queryFn: ({ signal }) => api.get(route(agentDownloadRoutes.list.path, deviceId), agentDownloadsSchema, signal),
+    queryFn: ({ signal }) => api.get<AgentDownloads>(route(agentDownloadRoutes.list.path, deviceId), signal),
   });
 }
 

@@ -1,12 +1,12 @@
 import {
-  commandAnswerSchema,
+  type CommandAnswer,
   DOWNLOAD_URL_PREFIX,
-  driveDetailSchema,
+  type DriveDetail,
   ErrorCode,
   FILE_COMMAND,
-  fileChangeResultSchema,
-  fileListingSchema,
+  type FileChangeResult,
   type FileListing,
+  fileListingSchema,
   type NewFolderForm,
   type RenameFileForm,
   UPLOAD_FIELDS,
@@ -36,7 +36,8 @@ export function useFolderListing(deviceId: string, location: FileLocation, enabl
         { name: 'hidden', value: String(location.hidden) },
         ...(location.offset ? [{ name: 'offset', value: String(location.offset) }] : []),
       ];
-      const answer = await api.post(`${base(deviceId)}/command`, { name: FILE_COMMAND, parameters }, commandAnswerSchema);
+      const answer = await api.post<CommandAnswer>(`${base(deviceId)}/command`, { name: FILE_COMMAND, parameters });
+      // The answer is a listing or a command's output (the contract's union): told apart here.
       return fileListingSchema.parse(answer);
     },
     enabled,
@@ -54,20 +55,19 @@ function useFileChange<V>(deviceId: string, send: (vars: V) => Promise<unknown>)
 
 export function useCreateFolder(deviceId: string) {
   const api = useApi();
-  return useFileChange(deviceId, (form: NewFolderForm) => api.post(`${base(deviceId)}/folder`, form, fileChangeResultSchema));
+  return useFileChange(deviceId, (form: NewFolderForm) => api.post<FileChangeResult>(`${base(deviceId)}/folder`, form));
 }
 
 export function useRenameFile(deviceId: string) {
   const api = useApi();
-  return useFileChange(deviceId, (form: RenameFileForm) => api.post(`${base(deviceId)}/rename`, form, fileChangeResultSchema));
+  return useFileChange(deviceId, (form: RenameFileForm) => api.post<FileChangeResult>(`${base(deviceId)}/rename`, form));
 }
 
 export function useDeleteFile(deviceId: string) {
   const api = useApi();
   return useFileChange(deviceId, ({ path, recursive }: { path: string; recursive: boolean }) =>
-    api.delete(
+    api.delete<FileChangeResult>(
       `${base(deviceId)}/file?${new URLSearchParams({ path, ...(recursive ? { recursive: 'true' } : {}) })}`,
-      fileChangeResultSchema,
       // The delete dialog asks then whether to delete everything in it (DeleteEntryModal).
       (err) => err.code === ErrorCode.FolderNotEmpty,
     ),
@@ -79,7 +79,7 @@ export function useScanDisk(deviceId: string) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (path: string) => api.post(`${base(deviceId)}/disk?${new URLSearchParams({ path })}`, undefined, driveDetailSchema),
+    mutationFn: (path: string) => api.post<DriveDetail>(`${base(deviceId)}/disk?${new URLSearchParams({ path })}`),
     onSettled: () => client.invalidateQueries({ queryKey: deviceKeys.detail(deviceId) }),
   });
 }
@@ -115,7 +115,7 @@ export function useUploadFile(deviceId: string) {
     if (overwrite) form.append(UPLOAD_FIELDS.overwrite, 'true');
     form.append(UPLOAD_FIELDS.file, file);
     await track(file, async (o) => {
-      await api.upload(`/api/upload/${encodeURIComponent(deviceId)}`, form, { schema: fileChangeResultSchema, ...o });
+      await api.upload<FileChangeResult>(`/api/upload/${encodeURIComponent(deviceId)}`, form, o);
       await client.invalidateQueries({ queryKey: fileKeys.device(deviceId) });
     });
   };

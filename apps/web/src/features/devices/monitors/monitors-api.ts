@@ -1,4 +1,4 @@
-import { monitorSchema, type MonitorForm } from '@fleetlink/contract';
+import type { Monitor, MonitorForm } from '@fleetlink/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../../app/api/useApi';
 import { deviceKeys } from '../device-api';
@@ -15,7 +15,7 @@ export function useSaveMonitor(deviceId: string, monitorId?: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (form: MonitorForm) =>
-      monitorId ? api.put(monitorUrl(deviceId, monitorId), form, monitorSchema) : api.post(monitorsUrl(deviceId), form, monitorSchema),
+      monitorId ? api.put<Monitor>(monitorUrl(deviceId, monitorId), form) : api.post<Monitor>(monitorsUrl(deviceId), form),
     onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.detail(deviceId) }),
   });
 }

@@ -1,4 +1,4 @@
-import { deviceStatusListSchema } from '@fleetlink/contract';
+import type { DeviceStatusList } from '@fleetlink/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useApi } from '../../../app/api/useApi';
@@ -23,7 +23,7 @@ export function useRecentDevicesNow(): RecentDeviceNow[] {
   const status = useQuery({
     queryKey: [...deviceKeys.all, 'status', ids],
     // Quiet: the list shows what it recorded when the console cannot say more.
-    queryFn: ({ signal }) => api.request(`/api/devices-status?${new URLSearchParams({ ids: ids.join(',') })}`, { schema: deviceStatusListSchema, signal, quiet: true }),
+    queryFn: ({ signal }) => api.request<DeviceStatusList>(`/api/devices-status?${new URLSearchParams({ ids: ids.join(',') })}`, { signal, quiet: true }),
     enabled: ids.length > 0,
     refetchInterval: DEVICE_REFRESH_MS,
   });

@@ -1,4 +1,4 @@
-import { metricsResponseSchema, timelineResponseSchema } from '@fleetlink/contract';
+import type { MetricsResponse, TimelineResponse } from '@fleetlink/contract';
 import { useQuery } from '@tanstack/react-query';
 import { quietRefresh } from '../../../app/api/quiet-refresh';
 import { useApi } from '../../../app/api/useApi';
@@ -17,7 +17,7 @@ export function useDeviceLoad(id: string, online: boolean) {
   const api = useApi();
   return useQuery({
     queryKey: metricKeys.load(id),
-    queryFn: (ctx) => api.request(`/api/device/${encodeURIComponent(id)}/metrics`, { schema: metricsResponseSchema, ...quietRefresh(ctx) }),
+    queryFn: (ctx) => api.request<MetricsResponse>(`/api/device/${encodeURIComponent(id)}/metrics`, quietRefresh(ctx)),
     refetchInterval: (query) => (online && !query.state.data?.length ? FIRST_SAMPLES_RETRY_MS : DEVICE_REFRESH_MS),
   });
 }
@@ -28,7 +28,7 @@ export function useDeviceTimeline(id: string, interval: 'DAY' | 'WEEK' = 'WEEK')
   return useQuery({
     queryKey: metricKeys.timeline(id, interval),
     queryFn: (ctx) =>
-      api.request(`/api/device/${encodeURIComponent(id)}/metrics/TIMELINE?interval=${interval}`, { schema: timelineResponseSchema, ...quietRefresh(ctx) }),
+      api.request<TimelineResponse>(`/api/device/${encodeURIComponent(id)}/metrics/TIMELINE?interval=${interval}`, quietRefresh(ctx)),
     refetchInterval: DEVICE_REFRESH_MS,
   });
 }

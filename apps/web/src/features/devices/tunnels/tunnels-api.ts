@@ -1,6 +1,5 @@
-import { tunnelDomainSchema, tunnelSchema, tunnelStatusSchema, type TunnelForm } from '@fleetlink/contract';
+import type { Tunnel, TunnelDomain, TunnelForm, TunnelStatus } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { quietRefresh } from '../../../app/api/quiet-refresh';
 import { useApi } from '../../../app/api/useApi';
 import { DEVICE_REFRESH_MS } from '../device-api';
@@ -18,7 +17,7 @@ export function useTunnels(deviceId: string) {
   const api = useApi();
   return useQuery({
     queryKey: tunnelKeys.list(deviceId),
-    queryFn: (ctx) => api.request(tunnelsUrl(deviceId), { schema: z.array(tunnelSchema), ...quietRefresh(ctx) }),
+    queryFn: (ctx) => api.request<Tunnel[]>(tunnelsUrl(deviceId), quietRefresh(ctx)),
     refetchInterval: DEVICE_REFRESH_MS,
   });
 }
@@ -28,7 +27,7 @@ export function useTunnelDomains(deviceId: string) {
   const api = useApi();
   return useQuery({
     queryKey: tunnelKeys.domains(deviceId),
-    queryFn: ({ signal }) => api.get(`/api/device/${encodeURIComponent(deviceId)}/tunnel-domains`, z.array(tunnelDomainSchema), signal),
+    queryFn: ({ signal }) => api.get<TunnelDomain[]>(`/api/device/${encodeURIComponent(deviceId)}/tunnel-domains`, signal),
   });
 }
 
@@ -37,7 +36,7 @@ export function useSaveTunnel(deviceId: string, tunnelId?: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (form: TunnelForm) =>
-      tunnelId ? api.put(tunnelUrl(deviceId, tunnelId), form, tunnelSchema) : api.post(tunnelsUrl(deviceId), form, tunnelSchema),
+      tunnelId ? api.put<Tunnel>(tunnelUrl(deviceId, tunnelId), form) : api.post<Tunnel>(tunnelsUrl(deviceId), form),
     onSuccess: () => client.invalidateQueries({ queryKey: tunnelKeys.list(deviceId) }),
   });
 }
@@ -56,7 +55,7 @@ export function useTunnelSwitch(deviceId: string) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ tunnelId, on }: { tunnelId: string; on: boolean }) => api.post(`${tunnelUrl(deviceId, tunnelId)}/${on ? 'start' : 'stop'}`, undefined, tunnelStatusSchema),
+    mutationFn: ({ tunnelId, on }: { tunnelId: string; on: boolean }) => api.post<TunnelStatus>(`${tunnelUrl(deviceId, tunnelId)}/${on ? 'start' : 'stop'}`),
     onSettled: () => client.invalidateQueries({ queryKey: tunnelKeys.list(deviceId) }),
   });
 }
