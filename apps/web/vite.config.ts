@@ -16,6 +16,8 @@ const FORMS_ONLY =
   /node_modules[\\/](@mantine[\\/]form|react-number-format|i18n-iso-countries)[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/](NumberInput|Select|MultiSelect|TagsInput|Autocomplete|Combobox|PillsInput|Pill|Textarea|Checkbox|Radio|Switch|FileInput|PasswordInput|JsonInput|NumberFormatter|InputsGroupFieldset)[\\/]/;
 /** The contract's modules: they build zod schemas as they load. */
 const CONTRACT = /[\\/]packages[\\/]contract[\\/]/;
+/** Dialogs, lists and the console's form helpers: the device list opens no dialog. */
+const DIALOGS = /@mantine[\\/]core[\\/]esm[\\/]components[\\/](Modal|ModalBase|Drawer|Overlay|List|Accordion)[\\/]|[\\/]src[\\/]app[\\/]forms[\\/]/;
 // What the bootstrap imports.
 const boot = entryClosure(BOOT_MODULES[0]!);
 
@@ -61,7 +63,7 @@ export default defineConfig({
             // Forms' parts stay out of it (the device list has none): shared by the form pages alone.
             // So does the contract, whose modules build zod schemas as they load: what the device list
             // takes of it (roles, the live socket's constants) loads no schema, so the list loads no zod.
-            { name: 'common', minShareCount: 4, test: (id) => !FORMS_ONLY.test(id) && !CONTRACT.test(id) },
+            { name: 'common', minShareCount: 4, test: (id) => !FORMS_ONLY.test(id) && !CONTRACT.test(id) && !DIALOGS.test(id) },
           ],
         },
         // Everything else is split by where it is used: each page (a lazy route) carries its own
