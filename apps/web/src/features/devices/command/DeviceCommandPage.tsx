@@ -3,7 +3,7 @@ import { Button, Card, Group, Loader, Select, Stack, Text, Title } from '@mantin
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { CommandAnswer, CommandFailure, ListingAnswer } from './CommandAnswer';
 import { CommandFields } from './CommandFields';
 import { useCommandHistory, useRunCommand } from './command-api';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDeleteDevice } from '../device-api';
 import { useRecentDevices } from '../recent/useRecentDevices';
-import { useCurrentDevice } from './DeviceLayout';
+import { useCurrentDevice } from './current-device';
 
 export const DELETE_CONFIRMATION =
   'Are you certain about deleting this device? Please be aware that this action is permanent and cannot be undone.';

@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../../app/forms/ConfirmButton';
 import { CopyValueButton } from '../../../app/forms/CopyValueButton';
 import { formatDateTime } from '../../../app/format/date-format';
 import { useResetInstallationKey } from '../device-api';
-import { useCurrentDevice } from './DeviceLayout';
+import { useCurrentDevice } from './current-device';
 import { AGENT_BIN, agentCommand, installerCommand, masked, maskSecret, portableCommand, type AgentCommandInput } from './agent-command';
 import { AgentDownloadsCard } from './AgentDownloadsCard';
 

@@ -1,7 +1,7 @@
-import { RealmRole, type Device } from '@fleetlink/contract';
+import { RealmRole } from '@fleetlink/contract';
 import { Anchor, Badge, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { Link, Navigate, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { ApiRequestError } from '../../../app/api/api-error';
 import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
@@ -14,9 +14,6 @@ import { useRecentDevices } from '../recent/useRecentDevices';
 import { DeviceSearchBox } from '../search/DeviceSearchBox';
 import { deviceCrumbs } from './device-crumbs';
 import { deviceTabs, isAdminOnlyPath, redirectFor } from './device-tabs';
-
-/** The device every tab of /devices/{id} renders. */
-export const useCurrentDevice = () => useOutletContext<Device>();
 
 /** What went wrong, in a sentence: the console's message, or that it did not answer (a network failure, a restart). */
 const failureText = (error: Error) => (error instanceof ApiRequestError ? error.message : 'The console did not answer.');

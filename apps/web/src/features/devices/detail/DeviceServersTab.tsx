@@ -1,5 +1,5 @@
 import { DeviceServersPage } from '../../servers/DeviceServersPage';
-import { useCurrentDevice } from './DeviceLayout';
+import { useCurrentDevice } from './current-device';
 
 /**
  * /devices/{id}/servers (realm ADMIN): the servers feature's page for this device. The layout's tab

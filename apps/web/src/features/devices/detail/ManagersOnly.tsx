@@ -1,6 +1,6 @@
 import { Alert } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useCurrentDevice } from './DeviceLayout';
+import { useCurrentDevice } from './current-device';
 
 /** Edit and Delete are for the creator or an administrator of the device's organization (SPEC §6). */
 export function ManagersOnly({ children }: { children: ReactNode }) {

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { IconChartPie, IconFolderPlus, IconPlugConnectedX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { deviceKeys } from '../device-api';
 import { DeleteEntryModal } from './DeleteEntryModal';
 import { DriveUsage } from './DriveUsage';

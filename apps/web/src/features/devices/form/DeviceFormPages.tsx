@@ -1,7 +1,7 @@
 import { Center, Loader, Stack, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { useDeviceOrganizations, useDeviceTags, useSaveDevice } from '../device-api';
 import { DeviceForm } from './DeviceForm';
 

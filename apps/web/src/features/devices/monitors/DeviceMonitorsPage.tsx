@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { NewItemCard } from '../../../app/cards/NewItemCard';
 import { ConfirmModal } from '../../../app/forms/ConfirmModal';
 import { formatDateTime } from '../../../app/format/date-format';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { MonitorValue } from './MonitorValue';
 import { useDeleteMonitor } from './monitors-api';
 

@@ -13,7 +13,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../../app/api/api-error';
 import { FormActions } from '../../../app/forms/FormActions';
 import { NotFoundPage } from '../../not-found/NotFoundPage';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { useSaveMonitor } from './monitors-api';
 
 interface MonitorFormState {

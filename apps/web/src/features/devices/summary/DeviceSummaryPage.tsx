@@ -3,7 +3,7 @@ import { Anchor, Group, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mant
 import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatDateTime, formatSince } from '../../../app/format/date-format';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { MonitorValue } from '../monitors/MonitorValue';
 import { lastResponseText } from '../search/DeviceCard';
 import { DeviceLoad, DeviceTimeline } from './DeviceMetrics';

@@ -5,7 +5,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { useEffect, useRef, useState } from 'react';
 import { useAuth } from 'react-oidc-context';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { TerminalConnection, type TerminalState } from './terminal-connection';
 
 /**

@@ -5,7 +5,7 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { NewItemCard } from '../../../app/cards/NewItemCard';
 import { ConfirmModal } from '../../../app/forms/ConfirmModal';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { securitySummary, stateColor, stateLabel } from './tunnel-card-text';
 import { useDeleteTunnel, useTunnels, useTunnelSwitch } from './tunnels-api';
 

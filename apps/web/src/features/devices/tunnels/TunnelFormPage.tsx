@@ -20,7 +20,7 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../../app/api/api-error';
 import { FormActions } from '../../../app/forms/FormActions';
 import { NotFoundPage } from '../../not-found/NotFoundPage';
-import { useCurrentDevice } from '../detail/DeviceLayout';
+import { useCurrentDevice } from '../detail/current-device';
 import { useSaveTunnel, useTunnelDomains, useTunnels } from './tunnels-api';
 
 type TunnelFormState = Omit<typeof tunnelFormDefaults, 'port'> & { port: string };
