@@ -45,6 +45,18 @@ describe('seeding the built-in accounts from two consoles at once', () => {
     }
   });
 
+  it('replaces the well-known passwords a loopback console left once, when two exposed consoles start together', async () => {
+    await databases[0]!.db.delete(idpAccounts);
+    await stores[0].seed();
+    const [a, b] = await Promise.all(stores.map((s) => s.seed({ exposed: true, given: {} })));
+    for (const [i, account] of SEEDED_ACCOUNTS.entries()) {
+      const printed = [a![i]!, b![i]!].filter((p): p is Extract<SeededPassword, { source: 'generated' }> => p.source === 'generated');
+      expect(printed).toHaveLength(1);
+      expect(await stores[1].authenticate(account.email, printed[0]!.password)).toMatchObject({ id: account.id });
+      expect(await stores[1].authenticate(account.email, account.password)).toBeUndefined();
+    }
+  });
+
   it('keeps the well-known passwords on a loopback console, whichever console wrote them', async () => {
     await databases[0]!.db.delete(idpAccounts);
     const both = await Promise.all(stores.map((s) => s.seed()));

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { idpAccounts } from '../db/schema/index.js';
 
@@ -100,8 +100,13 @@ export class AccountStore {
     if (password === undefined) return result;
     const passwordHash = await hashPassword(password);
     if (row) {
-      await this.db.update(idpAccounts).set({ passwordHash }).where(eq(idpAccounts.id, a.id));
-      return result;
+      // Only over the hash this decision read: another console may have settled it meanwhile.
+      const updated = await this.db
+        .update(idpAccounts)
+        .set({ passwordHash })
+        .where(and(eq(idpAccounts.id, a.id), eq(idpAccounts.passwordHash, row.passwordHash)))
+        .returning({ id: idpAccounts.id });
+      return updated.length ? result : undefined;
     }
     // DO NOTHING without a target covers the email's unique index too, which a concurrent insert
     // of the same account would otherwise break with a unique violation.
