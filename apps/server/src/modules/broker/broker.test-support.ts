@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import path from 'node:path';
@@ -74,10 +74,20 @@ export function childPids(pid: number): number[] {
 }
 
 /** The real agent CLI as a child process. */
+/** The home a test agent's shells start in (HOME), inside its data folder. */
+export const agentHome = (dataDir: string) => path.join(dataDir, 'home');
+
 export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string; maxBackoffMs?: number; uid?: number; gid?: number }): AgentProcess {
   const argv = [AGENT_BIN, 'run', '--server', args.server, '--device', args.device, '--data-dir', args.dataDir];
-  // As the Install page's command gives it: in the environment, not on the command line.
-  const child = spawn(process.execPath, argv, { env: { ...process.env, FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
+  // The terminal's shells start in an empty home of their own. With this machine's dotfiles a login
+  // shell runs whatever they run: here pyenv's rehash, whose lock a shell killed as it starts (a
+  // test's closed session) leaves behind, and every later shell then waits a minute for it.
+  const home = agentHome(args.dataDir);
+  mkdirSync(home, { recursive: true });
+  if (args.uid !== undefined) chownSync(home, args.uid, args.gid ?? args.uid);
+  // The key as the Install page's command gives it: in the environment, not on the command line.
+  const env = { ...process.env, HOME: home, FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) };
+  const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
   return launched(child, () => childPids(child.pid!)[0]);
 }
 

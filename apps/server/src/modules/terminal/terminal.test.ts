@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, terminalSessions } from '../../db/schema/index.js';
 import {
+  agentHome,
   createDevice,
   embeddedSetup,
   onlineMemberDevice,
@@ -66,7 +67,7 @@ describe.skipIf(process.platform !== 'linux')('web terminal', () => {
   it('starts the login shell in the home folder, and its size follows the page', async () => {
     const t = await terminal(d.device.id, d.admin, { cols: 100, rows: 30 });
     t.type('pwd; stty size\r');
-    await t.waitFor(new RegExp(`${process.env.HOME ?? '/root'}\\s+30 100`));
+    await t.waitFor(new RegExp(`${agentHome(cleanup.dirs[0]!)}\\s+30 100`));
     const from = t.mark();
     t.resize(132, 43);
     await sleep(100);
