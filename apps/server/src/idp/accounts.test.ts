@@ -12,6 +12,9 @@ import { AccountStore, SEEDED_ACCOUNTS, type SeededPassword } from './accounts.j
  * browser test did, and one of them failed to start on the email's unique index). On PostgreSQL
  * (TEST_DATABASE_URL) the two stores have their own pools; PGlite serves one process, so they share it.
  */
+/** The passwords the consoles printed as generated for one account. */
+const generatedOf = (settled: SeededPassword[]) => settled.filter((p): p is Extract<SeededPassword, { source: 'generated' }> => p.source === 'generated');
+
 describe('seeding the built-in accounts from two consoles at once', () => {
   let dir: string;
   let fresh: { url: string; drop(): Promise<void> } | undefined;
@@ -36,7 +39,7 @@ describe('seeding the built-in accounts from two consoles at once', () => {
       await databases[0]!.db.delete(idpAccounts);
       const [a, b] = await Promise.all(stores.map((s) => s.seed({ exposed: true, given: {} })));
       for (const [i, account] of SEEDED_ACCOUNTS.entries()) {
-        const printed = [a![i]!, b![i]!].filter((p): p is Extract<SeededPassword, { source: 'generated' }> => p.source === 'generated');
+        const printed = generatedOf([a![i]!, b![i]!]);
         // One console generated it and shows it; the other finds it made "earlier" and keeps it.
         expect(printed).toHaveLength(1);
         expect([a![i]!.source, b![i]!.source].sort()).toEqual(['earlier', 'generated']);
@@ -50,11 +53,17 @@ describe('seeding the built-in accounts from two consoles at once', () => {
     await stores[0].seed();
     const [a, b] = await Promise.all(stores.map((s) => s.seed({ exposed: true, given: {} })));
     for (const [i, account] of SEEDED_ACCOUNTS.entries()) {
-      const printed = [a![i]!, b![i]!].filter((p): p is Extract<SeededPassword, { source: 'generated' }> => p.source === 'generated');
+      const printed = generatedOf([a![i]!, b![i]!]);
       expect(printed).toHaveLength(1);
       expect(await stores[1].authenticate(account.email, printed[0]!.password)).toMatchObject({ id: account.id });
       expect(await stores[1].authenticate(account.email, account.password)).toBeUndefined();
     }
+  });
+
+  it("stops with the reason, not for ever, when another row holds a seeded account's email", async () => {
+    await databases[0]!.db.delete(idpAccounts);
+    await databases[0]!.db.insert(idpAccounts).values({ id: 'someone-else', email: SEEDED_ACCOUNTS[0].email, name: 'Someone', passwordHash: 'x', realmRoles: [] });
+    await expect(stores[0].seed()).rejects.toThrow(`The built-in account ${SEEDED_ACCOUNTS[0].email} could not be stored: another account holds its id or email.`);
   });
 
   it('keeps the well-known passwords on a loopback console, whichever console wrote them', async () => {

@@ -57,6 +57,9 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
   return timingSafeEqual(expected, actual);
 }
 
+/** Tries at settling one seeded account; each lost race is to a console that has stored it since. */
+const SETTLE_ATTEMPTS = 3;
+
 export class AccountStore {
   constructor(private readonly db: Db) {}
 
@@ -69,9 +72,14 @@ export class AccountStore {
     const settled: SeededPassword[] = [];
     for (const a of SEEDED_ACCOUNTS) {
       // A second console starting on the same database at the same moment may insert the account
-      // between our read and our insert: then it is decided again, as the account it now is.
+      // between our read and our insert: then it is decided again, as the account it now is. A
+      // conflict that reading again does not explain (another row holding its email) stops the
+      // start with its reason rather than trying for ever.
       let result: SeededPassword | undefined;
-      while (!result) result = await this.settle(a, opts);
+      for (let attempt = 1; !result; attempt++) {
+        if (attempt > SETTLE_ATTEMPTS) throw new Error(`The built-in account ${a.email} could not be stored: another account holds its id or email.`);
+        result = await this.settle(a, opts);
+      }
       settled.push(result);
     }
     return settled;
