@@ -18,7 +18,8 @@ export interface FleetPlan {
   metricsSeconds: number;
   /** New connections per second (the ramp). */
   connectRate: number;
-  devices: { id: string; username: string; password: string }[];
+  /** Each with the message server its enrollment named (`url` when none). */
+  devices: { id: string; username: string; password: string; url?: string }[];
 }
 
 export interface FleetCounters {
@@ -50,7 +51,7 @@ const propertiesOf = (id: string, i: number): PropertiesPayload => ({
 });
 
 function startAgent(d: FleetPlan['devices'][number], i: number) {
-  const client = mqtt.connect(plan.url, {
+  const client = mqtt.connect(d.url ?? plan.url, {
     protocolVersion: 4,
     clientId: agentClientId(d.id),
     username: d.username,

@@ -1,13 +1,28 @@
 /**
- * Fleet benchmark with several consoles (issue 60), run by bench/fleet-sim.ts when CONSOLES > 1:
- * CONSOLES console processes on one fresh PostgreSQL database and one Mosquitto with dynamic
- * security (its own, on a free port), behind a round-robin balancer at the PUBLIC_URL they share.
- * N devices enroll through the balancer (so every console enrolls some), simulators (fleet-agents.ts)
- * connect them to Mosquitto, and the consoles share the telemetry through a shared subscription.
- * Printed every 5 s and at the end: each console's CPU and RSS and the device messages it handled;
- * at the end, after the simulators said goodbye, that the consoles' shares add up to the telemetry
- * the simulators published: none lost, none handled twice.
+ * Fleet benchmark as production runs it (issues 60 and 70), run by bench/fleet-sim.ts when CONSOLES > 1
+ * or FLEET_BROKERS is set: CONSOLES console processes (1) on one fresh PostgreSQL database, behind a
+ * round-robin balancer at the PUBLIC_URL they share, and FLEET_BROKERS Mosquitto servers (1) with
+ * dynamic security, each its own process on a free port, registered through the API with a
+ * `maxCapacity` of an even share of the fleet, so the console's least-loaded assignment (SPEC §5)
+ * spreads the devices. N devices enroll through the balancer (obeying any Retry-After), simulator
+ * processes (fleet-agents.ts, at most 12,000 agents each: a process here may hold 20,000 open files)
+ * connect each device to the server its enrollment named, and the consoles share the telemetry
+ * through shared subscriptions. A member searches devices every second throughout.
  *
+ * Printed every 5 s: the devices online in the console's own view (devices.online), each console's
+ * CPU, RSS and the device messages it handled. At the end: the time until the whole fleet was
+ * online, each console's CPU and RSS in steady state and at peak, its CPU per device coming online
+ * and per message, the search's p50/p95 in each phase; after the simulators said goodbye, that the
+ * consoles' shares add up to the telemetry the simulators published: none lost, none handled twice.
+ *
+ * FLEET_RESTART=broker: after the steady state, every Mosquitto is restarted with the fleet
+ * connected; printed: how long until the whole fleet is online again in the console's view, the
+ * fewest online meanwhile, and the slowest answer of /api/health and of a device page meanwhile.
+ * FLEET_RESTART=console: the first console is restarted instead (SIGTERM, then started again);
+ * printed: how long it was away, how long until its view was whole again, and how many agents lost
+ * their connection meanwhile (none should: agents talk to Mosquitto, not to the console).
+ *
+ *   FLEET_BROKERS=3 FLEET_N=10000 FLEET_SECONDS=120 TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/fleet-sim.ts
  *   CONSOLES=2 FLEET_N=1000 FLEET_SECONDS=60 TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/fleet-sim.ts
  *
  * Environment as fleet-sim.ts's (FLEET_N, FLEET_SECONDS, FLEET_HEARTBEAT_SECONDS, FLEET_METRICS_SECONDS,
@@ -19,27 +34,41 @@ import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { consoleInstanceSchema, type ConsoleInstance } from '@fleetlink/contract';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
-import { mosquittoBin, startMosquitto, tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { mosquittoBin, startMosquitto, tempDir, type MosquittoProcess } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { startBalancer } from '../apps/server/src/testing/balancer.test-support.js';
 import { startConsoleProcess, type ConsoleProcess } from '../apps/server/src/testing/console-process.test-support.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters } from './fleet-agents.js';
 import { endOnSignalsAndAfter, enrollAll, fleetSettings, log, startSimulators, stopChildren } from './fleet-support.js';
+import { percentile } from './percentile.js';
 import { procSample } from './proc-sample.js';
 
-const CONSOLES = Number(process.env.CONSOLES ?? 2);
-const { N, SECONDS, HEARTBEAT, METRICS, CONNECT_RATE, PROCS, ENROLL_CONCURRENCY } = fleetSettings(100);
+const CONSOLES = Math.max(1, Number(process.env.CONSOLES ?? 1));
+const BROKERS = Math.max(1, Number(process.env.FLEET_BROKERS ?? 1));
+const RESTART = process.env.FLEET_RESTART;
+if (RESTART && RESTART !== 'broker' && RESTART !== 'console') {
+  console.error('FLEET_RESTART is broker or console.');
+  process.exit(2);
+}
+const settings = fleetSettings(100);
+const { N, SECONDS, HEARTBEAT, METRICS, CONNECT_RATE, ENROLL_CONCURRENCY } = settings;
+/** Agents per simulator process at most: each is an open socket, and a process may hold 20,000 files. */
+const PER_PROCESS = 12_000;
+const PROCS = Math.max(settings.PROCS, Math.ceil(N / PER_PROCESS));
+const MEMBER = { email: 'user@fleetlink.local', password: 'user' };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
 
 const bin = process.env.MOSQUITTO_BIN ?? mosquittoBin();
 if (!bin || !process.env.TEST_DATABASE_URL) {
-  console.error('CONSOLES > 1 needs Mosquitto (mosquitto on the PATH) and TEST_DATABASE_URL (a PostgreSQL server; a fresh database is made there).');
+  console.error('This run needs Mosquitto (mosquitto on the PATH) and TEST_DATABASE_URL (a PostgreSQL server; a fresh database is made there).');
   process.exit(2);
 }
 const database = (await createTestDatabase('fleetlink_consoles'))!;
-const mosquitto = await startMosquitto(bin, await freePort());
+const brokers: MosquittoProcess[] = [];
+for (let i = 0; i < BROKERS; i++) brokers.push(await startMosquitto(bin, await freePort()));
 const lb = await startBalancer();
 const ports = await Promise.all(Array.from({ length: CONSOLES }, () => freePort()));
 const dataDirs = ports.map(() => tempDir('fleetlink-console-'));
@@ -55,117 +84,279 @@ const shared = {
   ENROLL_RATE_LIMIT: String(Math.max(100, N * 2)),
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 };
+const envOf = (i: number) => ({ ...shared, PORT: String(ports[i]), DATA_DIR: dataDirs[i]! });
 const consoles: ConsoleProcess[] = [];
 const children: ChildProcess[] = [];
 let stopping = false;
+/** A signed-in person's token, renewed before it expires (runs of 50,000 devices last long). */
+const tokens = new Map<string, { token: string; until: number }>();
+async function tokenOf(who: { email: string; password: string }): Promise<string> {
+  const known = tokens.get(who.email);
+  if (known && Date.now() < known.until) return known.token;
+  // Through the balancer: the consoles' issuer is the PUBLIC_URL they share.
+  const t = await passwordLogin({ consoleUrl: lb.url, ...who });
+  tokens.set(who.email, { token: t.access_token, until: Date.now() + (t.expires_in - 30) * 1000 });
+  return t.access_token;
+}
+const ADMIN = { email: 'admin@fleetlink.local', password: 'admin' };
 
 async function shutdown(code: number) {
   if (stopping) process.exit(code);
   stopping = true;
   await stopChildren(children);
   await Promise.all(consoles.map((c) => c.kill('SIGTERM')));
-  await Promise.all([mosquitto.dispose(), lb.close()]).catch(() => {});
+  await Promise.all([...brokers.map((b) => b.dispose()), lb.close()]).catch(() => {});
   await database.drop().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
   dataDirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   process.exit(code);
 }
-endOnSignalsAndAfter(SECONDS + N / 10 + 600, shutdown, log);
+endOnSignalsAndAfter(SECONDS + N / 10 + 900, shutdown, log);
 
 try {
   // Started together on the new database: one migrates, the others wait for it.
-  consoles.push(...(await Promise.all(ports.map((port, i) => startConsoleProcess({ ...shared, PORT: String(port), DATA_DIR: dataDirs[i]! })))));
+  consoles.push(...(await Promise.all(ports.map((_, i) => startConsoleProcess(envOf(i))))));
   lb.backends = ports;
-  const admin = (await passwordLogin({ consoleUrl: lb.url, email: 'admin@fleetlink.local', password: 'admin' })).access_token;
-  const at = (i: number, pathname: string, init: RequestInit = {}) =>
-    fetch(`http://127.0.0.1:${ports[i]}${pathname}`, { ...init, headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', ...init.headers } });
-  const registered = await at(0, '/api/server', {
-    method: 'POST',
-    body: JSON.stringify({ type: 'MESSAGE', url: mosquitto.url, maxCapacity: Math.max(100, N), status: 'ONLINE', username: mosquitto.admin.username, password: mosquitto.admin.password, blobBaseUrl: lb.url }),
-  });
-  if (registered.status !== 201) throw new Error(`registering Mosquitto answered ${registered.status}: ${await registered.text()}`);
-  log(`${CONSOLES} consoles on ${lb.url} (ports ${ports.join(', ')}), PostgreSQL, Mosquitto ${mosquitto.url}; N=${N}, heartbeat ${HEARTBEAT} s, metrics ${METRICS} s`);
-  // Each console connects (the others hear of the new server from the first).
-  const instances = async (): Promise<ConsoleInstance[]> => Promise.all(ports.map(async (_, i) => consoleInstanceSchema.parse(await (await at(i, '/api/servers-console')).json())));
-  for (let i = 0; i < CONSOLES; i++) {
+  const at = async (i: number, pathname: string, init: RequestInit = {}) =>
+    fetch(`http://127.0.0.1:${ports[i]}${pathname}`, { ...init, headers: { authorization: `Bearer ${await tokenOf(ADMIN)}`, 'content-type': 'application/json', ...init.headers } });
+  // An even share each, and a little over: the console assigns each device to the least loaded.
+  const capacity = Math.ceil((N * 1.02) / BROKERS) + 10;
+  for (const b of brokers) {
+    const registered = await at(0, '/api/server', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'MESSAGE', url: b.url, maxCapacity: capacity, status: 'ONLINE', username: b.admin.username, password: b.admin.password, blobBaseUrl: lb.url }),
+    });
+    if (registered.status !== 201) throw new Error(`registering Mosquitto answered ${registered.status}: ${await registered.text()}`);
+  }
+  log(`${CONSOLES} console(s) on ${lb.url} (ports ${ports.join(', ')}), PostgreSQL, ${BROKERS} Mosquitto (${brokers.map((b) => b.port).join(', ')}, capacity ${capacity} each); N=${N}, heartbeat ${HEARTBEAT} s, metrics ${METRICS} s, ${PROCS} simulator processes`);
+  // Each console connects to every server (the others hear of the new servers from the first).
+  const connectedToAll = async (i: number) => {
     for (let tries = 0; ; tries++) {
-      const servers = (await (await at(i, '/api/servers')).json()) as { connection?: { state: string } }[];
-      if (servers.some((s) => s.connection?.state === 'CONNECTED')) break;
-      if (tries > 100) throw new Error(`console ${i + 1} did not connect to Mosquitto`);
+      const servers = (await (await at(i, '/api/servers')).json()) as { type: string; connection?: { state: string } }[];
+      if (servers.filter((s) => s.type === 'MESSAGE' && s.connection?.state === 'CONNECTED').length >= BROKERS) return;
+      if (tries > 300) throw new Error(`console ${i + 1} did not connect to every Mosquitto`);
       await sleep(200);
     }
-  }
+  };
+  for (let i = 0; i < CONSOLES; i++) await connectedToAll(i);
 
-  // ---- Devices in bulk, then enrollment through the balancer.
+  // ---- Devices in bulk, a member who searches them, then enrollment through the balancer.
   const sqlClient = new pg.Client({ connectionString: database.url });
   await sqlClient.connect();
   const org = (await sqlClient.query<{ id: string }>(`insert into organizations (type, name) values ('COMPANY', 'Fleet simulation') returning id`)).rows[0]!.id;
-  await sqlClient.query(`insert into devices (organization_id, name, installation_key) select $1::uuid, 'sim-' || i, md5(random()::text || i) from generate_series(1, $2::int) i`, [org, N]);
+  await sqlClient.query(`insert into organization_members (organization_id, email, role) values ($1, $2, 'ADMIN')`, [org, MEMBER.email]);
+  await sqlClient.query(
+    `insert into devices (organization_id, name, description, tags, installation_key)
+     select $1::uuid, 'sim-' || i, 'Simulated agent ' || i || ' in ' || (array['Amsterdam','Berlin','Paris','Madrid','Rome'])[1 + i % 5],
+       array['rack-' || (i % 50), case when i % 3 = 0 then 'kiosk' else 'sensor' end], md5(random()::text || i)
+     from generate_series(1, $2::int) i`,
+    [org, N],
+  );
   const rows = (await sqlClient.query<{ id: string; key: string }>(`select id, installation_key as key from devices where organization_id = $1`, [org])).rows;
-  const { enrolled, refused, seconds } = await enrollAll(lb.url, rows, ENROLL_CONCURRENCY, log);
-  log(`${enrolled.length} enrolled (${refused} refused) through the balancer in ${seconds.toFixed(1)} s; requests per console: ${ports.map((p) => lb.served.get(p) ?? 0).join(', ')}`);
+  const { enrolled, refused, waits, seconds } = await enrollAll(lb.url, rows, ENROLL_CONCURRENCY, log);
+  const perServer = new Map<string, number>();
+  for (const d of enrolled) perServer.set(d.url!, (perServer.get(d.url!) ?? 0) + 1);
+  log(
+    `${enrolled.length} enrolled (${refused} refused, ${waits} asked to wait) through the balancer in ${seconds.toFixed(1)} s (${(enrolled.length / seconds).toFixed(0)}/s); requests per console: ${ports.map((p) => lb.served.get(p) ?? 0).join(', ')}; devices per server: ${[...perServer.values()].join(', ')}`,
+  );
+
+  // ---- The member's search, every second, against the first console.
+  const freshToken = () => tokenOf(MEMBER);
+  const terms = ['sim-12', 'kiosk', 'Berlin', 'rack-7', 'sim-4242', 'sensor Paris', rows[0]!.id.slice(0, 6)];
+  type Phase = 'ramp' | 'steady' | 'restart';
+  const searches: Record<Phase, number[]> = { ramp: [], steady: [], restart: [] };
+  let searchErrors = 0;
+  let phase: Phase = 'ramp';
+  let searching = true;
+  const searcher = (async () => {
+    for (let i = 0; searching; i++) {
+      const started = performance.now();
+      try {
+        const res = await fetch(`http://127.0.0.1:${ports[0]}/api/devices?search=${encodeURIComponent(terms[i % terms.length]!)}`, {
+          headers: { authorization: `Bearer ${await freshToken()}` },
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.arrayBuffer();
+        if (res.ok) searches[phase].push(performance.now() - started);
+        else searchErrors++;
+      } catch {
+        searchErrors++;
+      }
+      await sleep(1000);
+    }
+  })();
 
   // ---- Simulators, then the measurement.
   const before = await instances();
-  const sims = startSimulators({ url: mosquitto.url, heartbeatSeconds: HEARTBEAT, metricsSeconds: METRICS, connectRate: CONNECT_RATE }, enrolled, PROCS, dataDirs[0]!, (p, code) => {
+  const sims = startSimulators({ url: enrolled[0]!.url!, heartbeatSeconds: HEARTBEAT, metricsSeconds: METRICS, connectRate: CONNECT_RATE }, enrolled, PROCS, dataDirs[0]!, (p, code) => {
     if (!stopping) log(`simulator ${p} exited with ${code}`);
   });
   children.push(...sims.children);
   const { counters } = sims;
   const sum = (k: keyof FleetCounters) => counters.reduce((a, c) => a + (c?.[k] ?? 0), 0);
   const online = async () => Number((await sqlClient.query(`select count(*) from devices where organization_id = $1 and online`, [org])).rows[0].count);
-  const cpu: number[][] = ports.map(() => []);
-  const rss: number[][] = ports.map(() => []);
+  const steady = { cpu: ports.map(() => [] as number[]), rss: ports.map(() => [] as number[]), handled: ports.map(() => 0), cpuMs: ports.map(() => 0) };
+  const peak = { cpu: ports.map(() => 0), rss: ports.map(() => 0) };
+  let ramp = { cpuMs: ports.map(() => 0), devices: 0 };
   let last = consoles.map((c) => procSample(c.child.pid!));
+  let lastHandled = before.map((x) => x.telemetry.handled);
   let lastAt = performance.now();
   const t0 = performance.now();
+  let allOnlineAfter: number | undefined;
   let steadyFrom: number | undefined;
-  for (;;) {
+
+  /** One measurement: each console's CPU (% of one core) and RSS since the last, messages handled, devices online. */
+  async function measure() {
     await sleep(5000);
     const now = performance.now();
     const samples = consoles.map((c) => procSample(c.child.pid!));
-    const pct = samples.map((s, i) => ((s.cpuMs - last[i]!.cpuMs) / (now - lastAt)) * 100);
+    const cpuMs = samples.map((s, i) => Math.max(0, s.cpuMs - last[i]!.cpuMs));
+    const pct = cpuMs.map((ms) => (ms / (now - lastAt)) * 100);
+    const handledNow = (await instances()).map((x) => x.telemetry.handled);
+    const handled = handledNow.map((h, i) => Math.max(0, h - lastHandled[i]!));
     last = samples;
+    lastHandled = handledNow;
     lastAt = now;
-    const handled = (await instances()).map((x, i) => x.telemetry.handled - before[i]!.telemetry.handled);
+    pct.forEach((p, i) => (peak.cpu[i] = Math.max(peak.cpu[i]!, p)));
+    samples.forEach((s, i) => (peak.rss[i] = Math.max(peak.rss[i]!, s.rssMb)));
     const up = await online();
-    log(`started ${sum('started')}/${enrolled.length}, online (DB) ${up}; ${pct.map((p, i) => `console ${i + 1}: CPU ${p.toFixed(0)} %, RSS ${samples[i]!.rssMb.toFixed(0)} MB, handled ${handled[i]}`).join('; ')}; telemetry sent ${sum('telemetry')}`);
+    log(
+      `${phase.padEnd(7)} started ${sum('started')}/${enrolled.length}, connected ${sum('connected')}, online (DB) ${up}; ${pct.map((p, i) => `console ${i + 1}: CPU ${p.toFixed(0)} %, RSS ${samples[i]!.rssMb.toFixed(0)} MB, handled ${handled[i]}`).join('; ')}; closes ${sum('closes')}`,
+    );
+    return { now, pct, cpuMs, handled, rss: samples.map((s) => s.rssMb), up };
+  }
+
+  for (;;) {
+    const m = await measure();
     if (steadyFrom === undefined) {
-      if (sum('started') >= enrolled.length && up >= enrolled.length) steadyFrom = now;
-      else if (now - t0 > (N / CONNECT_RATE + 120) * 1000) steadyFrom = now;
+      m.cpuMs.forEach((ms, i) => (ramp.cpuMs[i]! += ms));
+      if (m.up >= enrolled.length && allOnlineAfter === undefined) allOnlineAfter = (m.now - t0) / 1000;
+      if (sum('started') >= enrolled.length && (m.up >= enrolled.length || m.now - t0 > (N / CONNECT_RATE + 300) * 1000)) {
+        steadyFrom = m.now;
+        ramp.devices = m.up;
+        phase = 'steady';
+      }
       continue;
     }
-    pct.forEach((p, i) => cpu[i]!.push(p));
-    samples.forEach((s, i) => rss[i]!.push(s.rssMb));
-    if (now - steadyFrom >= SECONDS * 1000) break;
+    m.pct.forEach((p, i) => steady.cpu[i]!.push(p));
+    m.rss.forEach((r, i) => steady.rss[i]!.push(r));
+    m.handled.forEach((h, i) => (steady.handled[i]! += h));
+    m.cpuMs.forEach((ms, i) => (steady.cpuMs[i]! += ms));
+    if (m.now - steadyFrom >= SECONDS * 1000) break;
   }
+
+  // ---- A restart, with the fleet connected.
+  const restart: string[] = [];
+  if (RESTART) {
+    phase = 'restart';
+    const probes = { health: [] as number[], device: [] as number[], failed: 0 };
+    let probing = true;
+    const prober = (async () => {
+      for (let i = 0; probing; i++) {
+        for (const [kind, pathname] of [['health', '/api/health'], ['device', `/api/device/${enrolled[i % enrolled.length]!.id}`]] as const) {
+          const started = performance.now();
+          try {
+            const res = await fetch(`http://127.0.0.1:${ports[0]}${pathname}`, { headers: { authorization: `Bearer ${await freshToken()}` }, signal: AbortSignal.timeout(10_000) });
+            await res.arrayBuffer();
+            if (res.ok) probes[kind].push(performance.now() - started);
+            else probes.failed++;
+          } catch {
+            probes.failed++;
+          }
+        }
+        await sleep(1000);
+      }
+    })();
+    const closesBefore = sum('closes');
+    const restarted = performance.now();
+    let away = 0;
+    if (RESTART === 'broker') {
+      await Promise.all(brokers.map((b) => b.stop()));
+      await Promise.all(brokers.map((b) => b.start()));
+    } else {
+      await consoles[0]!.kill('SIGTERM');
+      consoles[0] = await startConsoleProcess(envOf(0));
+      away = (performance.now() - restarted) / 1000;
+      last[0] = procSample(consoles[0].child.pid!);
+      lastHandled[0] = 0;
+      await connectedToAll(0);
+    }
+    let fewest = enrolled.length;
+    let wholeAfter: number | undefined;
+    const limit = RESTART === 'broker' ? 900 : 300;
+    while ((performance.now() - restarted) / 1000 < limit) {
+      const m = await measure();
+      fewest = Math.min(fewest, m.up);
+      if (m.up >= enrolled.length) {
+        wholeAfter = (m.now - restarted) / 1000;
+        break;
+      }
+    }
+    probing = false;
+    await prober;
+    const whole = wholeAfter === undefined ? `not whole after ${limit} s` : `whole again after ${wholeAfter.toFixed(0)} s`;
+    restart.push(
+      RESTART === 'broker'
+        ? `Mosquitto restarted (all ${BROKERS}): the console's view ${whole}, fewest online meanwhile ${fewest}`
+        : `console 1 restarted: away ${away.toFixed(1)} s, its view ${whole}, fewest online meanwhile ${fewest}; agents that lost their connection meanwhile: ${sum('closes') - closesBefore}`,
+      `meanwhile: /api/health max ${max(probes.health).toFixed(0)} ms, a device page max ${max(probes.device).toFixed(0)} ms (p95 ${percentile(probes.device, 95).toFixed(0)} ms), requests that failed ${probes.failed}`,
+    );
+  }
+  searching = false;
+  await searcher;
 
   // ---- Goodbye (clean disconnects), then the consoles' shares against what was sent.
   const exited = children.map((c) => new Promise((r) => c.once('exit', r)));
   children.forEach((c) => c.kill('SIGTERM'));
   await Promise.all(exited);
   const sent = sum('telemetry');
+  const ownShares = async () => (await instances()).map((x, i) => x.telemetry.handled - (RESTART === 'console' && i === 0 ? 0 : before[i]!.telemetry.handled));
   let shares: number[] = [];
   for (let waited = 0; waited < 30; waited++) {
-    shares = (await instances()).map((x, i) => x.telemetry.handled - before[i]!.telemetry.handled);
+    shares = await ownShares();
     if (shares.reduce((a, b) => a + b, 0) >= sent) break;
     await sleep(1000);
   }
   await sleep(2000);
   const after = await instances();
-  shares = after.map((x, i) => x.telemetry.handled - before[i]!.telemetry.handled);
-  const dropped = after.map((x, i) => x.telemetry.dropped - before[i]!.telemetry.dropped);
+  shares = await ownShares();
+  const dropped = after.map((x, i) => x.telemetry.dropped - (RESTART === 'console' && i === 0 ? 0 : before[i]!.telemetry.dropped));
   const total = shares.reduce((a, b) => a + b, 0);
-  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   await sqlClient.end();
 
-  console.log('\n==== fleet simulation, several consoles ====');
-  console.log(`devices: ${N} (enrolled ${enrolled.length}), ${CONSOLES} consoles, ${PROCS} simulator processes; heartbeat ${HEARTBEAT} s, metrics ${METRICS} s; PostgreSQL + Mosquitto (dynamic security)`);
-  ports.forEach((_, i) =>
-    console.log(`console ${i + 1}: CPU avg ${avg(cpu[i]!).toFixed(1)} %, max ${Math.max(...cpu[i]!).toFixed(1)} % of one core; RSS avg ${avg(rss[i]!).toFixed(0)} MB; handled ${shares[i]} (${((shares[i]! / Math.max(1, total)) * 100).toFixed(1)} %), dropped ${dropped[i]}`),
-  );
+  console.log('\n==== fleet simulation: console processes, PostgreSQL, Mosquitto ====');
+  console.log(`devices: ${N} (enrolled ${enrolled.length} in ${seconds.toFixed(1)} s, ${waits} asked to wait), ${CONSOLES} console(s), ${BROKERS} Mosquitto (devices each: ${[...perServer.values()].join(', ')}), ${PROCS} simulator processes; heartbeat ${HEARTBEAT} s, metrics ${METRICS} s, connect rate ${CONNECT_RATE}/s`);
+  console.log(`all online in the console's view after: ${allOnlineAfter === undefined ? 'not during the ramp' : `${allOnlineAfter.toFixed(0)} s`}`);
+  ports.forEach((_, i) => {
+    const perMessage = steady.cpuMs[i]! / Math.max(1, steady.handled[i]!);
+    console.log(
+      `console ${i + 1}: steady CPU avg ${avg(steady.cpu[i]!).toFixed(1)} %, max ${max(steady.cpu[i]!).toFixed(1)} % of one core; RSS avg ${avg(steady.rss[i]!).toFixed(0)} MB; peak CPU ${peak.cpu[i]!.toFixed(0)} %, peak RSS ${peak.rss[i]!.toFixed(0)} MB; ` +
+        `CPU per device coming online ${(ramp.cpuMs[i]! / Math.max(1, ramp.devices)).toFixed(2)} ms (the ramp's CPU over its devices), per message in steady state ${perMessage.toFixed(3)} ms (${steady.handled[i]} handled); ` +
+        `handled in all ${shares[i]} (${((shares[i]! / Math.max(1, total)) * 100).toFixed(1)} %), dropped ${dropped[i]}`,
+    );
+  });
+  for (const [name, xs] of Object.entries(searches)) {
+    if (xs.length) console.log(`search (${name}): n=${xs.length}, p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms, max ${max(xs).toFixed(1)} ms`);
+  }
+  if (searchErrors) console.log(`search errors: ${searchErrors}`);
+  restart.forEach((line) => console.log(line));
+  console.log(`simulators: connection closes ${sum('closes')}, errors ${sum('errors')}, requests answered ${sum('requests')}`);
   console.log(`telemetry sent by the simulators: ${sent}; handled by the consoles together: ${total} (${total === sent ? 'each once' : total > sent ? `${total - sent} more than sent: handled twice` : `${sent - total} fewer: lost`})`);
   await shutdown(total === sent ? 0 : 1);
 } catch (err) {
   console.error(err);
   await shutdown(1);
+}
+
+/** Each console's own account of itself (GET /api/servers-console): its telemetry counters. */
+async function instances(): Promise<ConsoleInstance[]> {
+  return Promise.all(
+    ports.map(async (port) => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/api/servers-console`, { headers: { authorization: `Bearer ${await tokenOf(ADMIN)}` } });
+        return consoleInstanceSchema.parse(await res.json());
+      } catch {
+        return { id: '', startedAt: new Date(0).toISOString(), telemetry: { handled: 0, dropped: 0 } };
+      }
+    }),
+  );
 }

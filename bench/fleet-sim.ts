@@ -21,8 +21,8 @@
  * FLEET_ENROLL_CONCURRENCY (16), DATABASE_URL (PostgreSQL instead of PGlite), or TEST_DATABASE_URL
  * (a PostgreSQL server where a fresh database is created for the run and dropped after it, as the
  * test console does: TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres).
- * CONSOLES=2 (or more) runs bench/fleet-consoles.ts instead: that many console processes sharing the
- * telemetry of one Mosquitto.
+ * CONSOLES=2 (or more) or FLEET_BROKERS=n runs bench/fleet-consoles.ts instead: console processes on
+ * PostgreSQL sharing the telemetry of n Mosquitto servers (FLEET_RESTART=broker|console restarts them).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { and, count, eq, sql } from 'drizzle-orm';
@@ -33,8 +33,9 @@ import { endOnSignalsAndAfter, enrollAll, fleetSettings, log, startBenchConsole,
 import { procSample } from './proc-sample.js';
 import { percentile } from './percentile.js';
 
-// Several consoles (issue 60) are a run of their own: console processes on PostgreSQL and Mosquitto.
-if (Number(process.env.CONSOLES ?? 1) > 1) {
+// Several consoles (issue 60) or Mosquitto servers (issue 70) are a run of their own: console
+// processes on PostgreSQL and Mosquitto, as production runs them.
+if (Number(process.env.CONSOLES ?? 1) > 1 || process.env.FLEET_BROKERS) {
   await import('./fleet-consoles.js');
   await new Promise(() => {});
 }

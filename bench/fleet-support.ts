@@ -12,40 +12,53 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * Every device enrolled through `consoleUrl`'s enrollment API, `concurrency` at a time, as each
- * agent's first run does; the first refusals are logged. Answers the accounts and the message server.
+ * agent's first run does, each with the message server its answer names. An answer that asks to
+ * wait (429 or 503 with Retry-After) is obeyed, as the agent obeys it, and the device tries again;
+ * other refusals are counted, the first ones logged.
  */
 export async function enrollAll(
   consoleUrl: string,
   rows: { id: string; key: string }[],
   concurrency: number,
   log: (msg: string) => void,
-): Promise<{ enrolled: FleetPlan['devices']; refused: number; seconds: number; brokerUrl: string }> {
+): Promise<{ enrolled: FleetPlan['devices']; refused: number; waits: number; seconds: number; brokerUrl: string }> {
   const t0 = performance.now();
   const enrolled: FleetPlan['devices'] = [];
   let brokerUrl = '';
   let cursor = 0;
   let refused = 0;
+  let waits = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (cursor < rows.length) {
         const d = rows[cursor++]!;
-        const res = await fetch(`${consoleUrl}/api/agent/enroll`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ deviceId: d.id, key: d.key, agent: { version: 'fleet-sim', hostname: 'sim' } }),
-        });
-        const body = (await res.json()) as { mqtt?: { username: string; password: string }; servers?: { type: string; url: string }[]; message?: string };
-        if (!res.ok || !body.mqtt) {
-          if (refused++ < 3) log(`enrollment refused: HTTP ${res.status} ${body.message}`);
-          continue;
+        for (;;) {
+          const res = await fetch(`${consoleUrl}/api/agent/enroll`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ deviceId: d.id, key: d.key, agent: { version: 'fleet-sim', hostname: 'sim' } }),
+          });
+          const body = (await res.json()) as { mqtt?: { username: string; password: string }; servers?: { type: string; url: string }[]; message?: string };
+          const retryAfter = Number(res.headers.get('retry-after'));
+          if ((res.status === 429 || res.status === 503) && retryAfter > 0) {
+            if (waits++ < 3) log(`enrollment asked to wait: HTTP ${res.status} ${body.message}`);
+            await new Promise((r) => setTimeout(r, Math.min(retryAfter, 120) * 1000));
+            continue;
+          }
+          if (!res.ok || !body.mqtt) {
+            if (refused++ < 3) log(`enrollment refused: HTTP ${res.status} ${body.message}`);
+            break;
+          }
+          const url = body.servers!.find((s) => s.type === 'MESSAGE')!.url;
+          brokerUrl ||= url;
+          enrolled.push({ id: d.id, username: body.mqtt.username, password: body.mqtt.password, url });
+          if (enrolled.length % 1000 === 0) log(`  ${enrolled.length} enrolled (${(enrolled.length / ((performance.now() - t0) / 1000)).toFixed(0)}/s)`);
+          break;
         }
-        brokerUrl = body.servers!.find((s) => s.type === 'MESSAGE')!.url;
-        enrolled.push({ id: d.id, username: body.mqtt.username, password: body.mqtt.password });
-        if (enrolled.length % 1000 === 0) log(`  ${enrolled.length} enrolled (${(enrolled.length / ((performance.now() - t0) / 1000)).toFixed(0)}/s)`);
       }
     }),
   );
-  return { enrolled, refused, seconds: (performance.now() - t0) / 1000, brokerUrl };
+  return { enrolled, refused, waits, seconds: (performance.now() - t0) / 1000, brokerUrl };
 }
 
 /**

@@ -159,7 +159,7 @@ const envSchema = z
     /** Agent enrollment attempts per client address and minute. */
     ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     /**
-     * Enrollments one console works on at once (issue 67); past it agents are answered 503 with a
+     * Enrollments one console works on at once (issue 67); past it agents are answered 429 with a
      * Retry-After of 5 to 30 s, so a fleet coming back together waits instead of piling up.
      */
     ENROLL_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),

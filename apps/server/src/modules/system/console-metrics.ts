@@ -45,7 +45,7 @@ export class ConsoleMetrics {
   });
   private readonly enrollmentRefusals = new Counter({
     name: 'fleetlink_enrollment_refusals_total',
-    help: 'Agent enrollments answered with an error, by status (401/403/404 refused, 429 too many from one address, 503 the console busy)',
+    help: 'Agent enrollments answered with an error, by status (401/403/404 refused, 429 too many from one address or at once, 503 no message server)',
     labelNames: ['status'] as const,
     registers: [this.registry],
   });
