@@ -34,16 +34,23 @@ export const agentClientId = (deviceId: string) => `fl-${deviceId}`;
 export const CONSOLE_SHARE_GROUP = 'fleetlink';
 
 /**
- * What the console subscribes to: device telemetry, and replies addressed to this instance. With
- * `shared` (a broker that has shared subscriptions), telemetry is subscribed as `$share/fleetlink/…`,
- * so several consoles on one broker handle each message once; replies stay each console's own.
+ * What the console subscribes to, with the QoS of each: device telemetry, and replies addressed to
+ * this instance. With `shared` (a broker that has shared subscriptions), telemetry is subscribed as
+ * `$share/fleetlink/…`, so several consoles on one broker handle each message once; replies stay
+ * each console's own. Heartbeats and load samples, most of a fleet's traffic, come at QoS 0: the
+ * hub's session is clean, so QoS 1 would add nothing but an acknowledgement written back for each
+ * (over a quarter of the console's CPU per message, issue 70), and a broker's window
+ * of unacknowledged messages behind which it drops the rest; a lost one is made good by the next.
  */
-export const hubSubscriptions = (replyToken: string, opts: { shared?: boolean } = {}) => [
-  ...(['state', 'heartbeat', 'properties', 'metrics'] as const).map((kind) =>
-    opts.shared ? `$share/${CONSOLE_SHARE_GROUP}/${TOPIC_ROOT}/+/${kind}` : `${TOPIC_ROOT}/+/${kind}`,
+export const hubSubscriptions = (replyToken: string, opts: { shared?: boolean } = {}): Record<string, { qos: 0 | 1 }> => ({
+  ...Object.fromEntries(
+    (['state', 'heartbeat', 'properties', 'metrics'] as const).map((kind) => [
+      opts.shared ? `$share/${CONSOLE_SHARE_GROUP}/${TOPIC_ROOT}/+/${kind}` : `${TOPIC_ROOT}/+/${kind}`,
+      { qos: kind === 'heartbeat' || kind === 'metrics' ? 0 : 1 },
+    ]),
   ),
-  `${TOPIC_ROOT}/+/reply/${replyToken}`,
-];
+  [`${TOPIC_ROOT}/+/reply/${replyToken}`]: { qos: 1 },
+});
 
 export interface ParsedTopic {
   deviceId: string;

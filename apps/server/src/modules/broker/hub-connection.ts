@@ -116,8 +116,8 @@ export class HubConnection {
       log.info({ serverId, url, reconnect: session > 1 }, 'message hub connected');
       // Mosquitto (dynamic security) has shared subscriptions; the built-in broker serves one console.
       const filters = hubSubscriptions(opts.replyToken, { shared: opts.dynsec });
-      if (opts.dynsec) filters.push(`${DYNSEC_TOPIC}/response`);
-      this.client.subscribe(filters, { qos: 1 }, (err) => {
+      if (opts.dynsec) filters[`${DYNSEC_TOPIC}/response`] = { qos: 1 };
+      this.client.subscribe(filters, (err) => {
         if (err) return log.warn({ serverId, err: err.message }, 'message hub could not subscribe');
         // Mosquitto drops a client whose roles change, so the set-up may end this very session:
         // only a session that is still current after its set-up counts as connected.
