@@ -1,4 +1,4 @@
-import { agentClientId } from '@fleetlink/contract';
+import { agentClientId, TOPIC_ROOT, topics } from '@fleetlink/contract';
 import type { HubConnection } from './hub-connection.js';
 
 /** Role that lets the console's own Mosquitto account send requests to devices. */
@@ -22,7 +22,7 @@ const topicAcls = (rolename: string, pattern: string) => aclsOn(pattern).map((ac
 /** Gives the console's account (a dynamic-security admin) the device topics too. */
 export async function ensureConsoleRole(conn: HubConnection, username: string): Promise<void> {
   await run(conn, [{ command: 'createRole', rolename: CONSOLE_ROLE }]);
-  await run(conn, topicAcls(CONSOLE_ROLE, 'fl/d/#'));
+  await run(conn, topicAcls(CONSOLE_ROLE, `${TOPIC_ROOT}/#`));
   await ensureClientRole(conn, username, CONSOLE_ROLE);
 }
 
@@ -44,16 +44,16 @@ async function ensureClientRole(conn: HubConnection, username: string, rolename:
 export async function provisionDevice(conn: HubConnection, deviceId: string, password: string): Promise<void> {
   const rolename = deviceRole(deviceId);
   const clientid = agentClientId(deviceId);
-  const topics = `fl/d/${deviceId}/#`;
+  const own = topics.deviceAll(deviceId);
   // A new device is one message of two commands, the role with its ACLs and the client (it was six):
   // Mosquitto 2.0 rewrites its whole file after each command, so a fleet's enrollment costs the
   // square of its size (here ~60 ms of Mosquitto's CPU a command at 3,333 devices).
   const [role, created] = await run(conn, [
-    { command: 'createRole', rolename, acls: aclsOn(topics) },
+    { command: 'createRole', rolename, acls: aclsOn(own) },
     { command: 'createClient', username: deviceId, password, clientid, roles: [{ rolename }] },
   ]);
   // A role left by an earlier enrollment may lack ACLs (one stopped halfway): each added if missing.
-  if (exists(role?.error)) await run(conn, topicAcls(rolename, topics));
+  if (exists(role?.error)) await run(conn, topicAcls(rolename, own));
   if (exists(created?.error)) {
     await run(conn, [
       { command: 'setClientPassword', username: deviceId, password },
