@@ -27,9 +27,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { devices, organizationMembers, organizations, servers } from '../apps/server/src/db/schema/index.js';
-import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import type { FleetCounters } from './fleet-agents.js';
-import { endOnSignalsAndAfter, enrollAll, fleetSettings, log, startBenchConsole, startSimulators } from './fleet-support.js';
+import { endOnSignalsAndAfter, enrollAll, everySecond, fleetSettings, log, startBenchConsole, startSimulators, tokenFor } from './fleet-support.js';
 import { procSample } from './proc-sample.js';
 import { percentile } from './percentile.js';
 
@@ -85,36 +84,17 @@ try {
   const sum = (k: keyof FleetCounters) => counters.reduce((a, c) => a + (c?.[k] ?? 0), 0);
 
   // ---- Measurement: every second a search; every 5 s the console's own view and its cost.
-  let token = '';
-  let tokenUntil = 0;
-  const freshToken = async () => {
-    if (Date.now() < tokenUntil) return token;
-    const t = await passwordLogin({ consoleUrl: consoleApp.url, email: MEMBER.email, password: MEMBER.password });
-    token = t.access_token;
-    tokenUntil = Date.now() + (t.expires_in - 30) * 1000;
-    return token;
-  };
   const terms = ['sim-12', 'kiosk', 'Berlin', 'rack-7', 'sim-4242', 'Debian', 'sensor Paris', rows[0]!.id.slice(0, 6)];
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const phases = { ramp: [] as number[], steady: [] as number[] };
-  let searchErrors = 0;
   let phase: keyof typeof phases = 'ramp';
-  let searching = true;
-  const searcher = (async () => {
-    for (let i = 0; searching; i++) {
-      const started = performance.now();
-      try {
-        const res = await fetch(`${consoleApp.url}/api/devices?search=${encodeURIComponent(terms[i % terms.length]!)}`, { headers: { authorization: `Bearer ${await freshToken()}` } });
-        await res.arrayBuffer();
-        if (res.ok) phases[phase].push(performance.now() - started);
-        else searchErrors++;
-      } catch {
-        searchErrors++;
-      }
-      await sleep(1000);
-    }
-  })();
+  const searcher = everySecond({
+    base: consoleApp.url,
+    pathOf: (i) => `/api/devices?search=${encodeURIComponent(terms[i % terms.length]!)}`,
+    token: tokenFor(consoleApp.url, MEMBER),
+    record: (ms) => phases[phase].push(ms),
+  });
 
   // The console's own view; when its database pool is saturated (an overloaded ramp) the last answer stands.
   let lastOnline = 0;
@@ -166,8 +146,7 @@ try {
     steady.simRss.push(simRss);
     if (now - steadyStarted! >= SECONDS * 1000) break;
   }
-  searching = false;
-  await searcher;
+  await searcher.stop();
   const loopP99 = loop.percentile(99) / 1e6;
 
   // ---- The whole fleet drops at once (simulators killed: no DISCONNECT, so every last will fires
@@ -199,7 +178,7 @@ try {
   for (const [name, xs] of Object.entries(phases)) {
     console.log(`search (${name}): n=${xs.length}, p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
   }
-  if (searchErrors) console.log(`search errors: ${searchErrors}`);
+  if (searcher.failed()) console.log(`search errors: ${searcher.failed()}`);
   console.log(`fleet dropped at once: ${offlineAfter === undefined ? `${stillOnline} still online after ${HEARTBEAT * 3 + 60} s` : `all offline (DB) after ${offlineAfter.toFixed(0)} s`}; console /api/health then: ${health}`);
   await shutdown(0);
 } catch (err) {

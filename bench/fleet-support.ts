@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv, type Env } from '../apps/server/src/env.js';
+import { passwordLogin } from '../apps/server/src/idp/password-login.js';
 import { startConsole } from '../apps/server/src/console.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
 import type { FleetCounters, FleetPlan } from './fleet-agents.js';
@@ -161,4 +162,48 @@ export async function startBenchConsole(name: string, extra: Record<string, stri
     process.exit(code);
   };
   return { consoleApp, db: consoleApp.database.db, dataDir, children, shutdown, stopping: () => stopping };
+}
+
+/** A person's token at `consoleUrl`, signed in again shortly before it expires (a long run outlives one). */
+export function tokenFor(consoleUrl: string, who: { email: string; password: string }): () => Promise<string> {
+  let token = '';
+  let until = 0;
+  return async () => {
+    if (Date.now() < until) return token;
+    const t = await passwordLogin({ consoleUrl, ...who });
+    token = t.access_token;
+    until = Date.now() + (t.expires_in - 30) * 1000;
+    return token;
+  };
+}
+
+/**
+ * Asks `pathOf(i)` of `base` with `token()`, the i-th time, every second until stopped, each request
+ * with a 10 s deadline: the time of each answer that is a 2xx goes to `record`, every other answer
+ * and failure is counted.
+ */
+export function everySecond(o: { base: string; pathOf: (i: number) => string; token: () => Promise<string>; record: (ms: number) => void }) {
+  let running = true;
+  let failed = 0;
+  const done = (async () => {
+    for (let i = 0; running; i++) {
+      const started = performance.now();
+      try {
+        const res = await fetch(`${o.base}${o.pathOf(i)}`, { headers: { authorization: `Bearer ${await o.token()}` }, signal: AbortSignal.timeout(10_000) });
+        await res.arrayBuffer();
+        if (res.ok) o.record(performance.now() - started);
+        else failed++;
+      } catch {
+        failed++;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return {
+    failed: () => failed,
+    async stop() {
+      running = false;
+      await done;
+    },
+  };
 }
