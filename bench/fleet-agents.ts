@@ -51,6 +51,9 @@ const propertiesOf = (id: string, i: number): PropertiesPayload => ({
 });
 
 function startAgent(d: FleetPlan['devices'][number], i: number) {
+  // As the agent does: each connection's states, its last will included, carry its session, rising.
+  let session = Date.now();
+  const willOf = (s: number) => ({ topic: topics.state(d.id), payload: Buffer.from(JSON.stringify({ online: false, session: s })), qos: 1 as const, retain: true });
   const client = mqtt.connect(d.url ?? plan.url, {
     protocolVersion: 4,
     clientId: agentClientId(d.id),
@@ -63,7 +66,7 @@ function startAgent(d: FleetPlan['devices'][number], i: number) {
     connectTimeout: 30_000,
     queueQoSZero: false,
     writeCache: false,
-    will: { topic: topics.state(d.id), payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+    will: willOf(session),
   });
   clients.push(client);
   let wasConnected = false;
@@ -78,10 +81,13 @@ function startAgent(d: FleetPlan['devices'][number], i: number) {
     if (!wasConnected) counters.connected++;
     wasConnected = true;
     client.subscribe(topics.request(d.id), { qos: 1 });
-    publish(topics.state(d.id), { online: true, time: new Date().toISOString() }, true);
+    publish(topics.state(d.id), { online: true, time: new Date().toISOString(), session }, true);
     publish(topics.properties(d.id), propertiesOf(d.id, i));
   });
   client.on('close', () => {
+    // mqtt.js reconnects with its options: the next connection's will carries the next session.
+    session = Math.max(Date.now(), session + 1);
+    client.options.will = willOf(session);
     counters.closes++;
     if (wasConnected) counters.connected--;
     wasConnected = false;

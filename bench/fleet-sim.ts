@@ -22,7 +22,7 @@
  * (a PostgreSQL server where a fresh database is created for the run and dropped after it, as the
  * test console does: TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres).
  * CONSOLES=2 (or more) or FLEET_BROKERS=n runs bench/fleet-consoles.ts instead: console processes on
- * PostgreSQL sharing the telemetry of n Mosquitto servers (FLEET_RESTART=broker|console restarts them).
+ * PostgreSQL sharing the telemetry of n Mosquitto servers (FLEET_RESTART=broker|console|broker,console restarts them).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { and, count, eq, sql } from 'drizzle-orm';

@@ -66,4 +66,37 @@ describe('DeviceWorkQueue', () => {
     await Promise.all(Array.from({ length: 20_000 }, (_, i) => queue.run(`d${i}`, async () => void n++)));
     expect(n).toBe(20_000);
   });
+
+  it('lets a released job wait for its batch while other devices go ahead, and its device still waits for it', async () => {
+    const queue = new DeviceWorkQueue(2);
+    let openBatch!: () => void;
+    const batch = new Promise<void>((r) => (openBatch = r));
+    const seen: string[] = [];
+    // Ten devices' jobs release their place and wait for one batch: with two places, all ten get in.
+    const waiting = Array.from({ length: 10 }, (_, i) =>
+      queue.run(`d${i}`, async (release) => {
+        seen.push(`in ${i}`);
+        release();
+        release(); // twice is once
+        await batch;
+        seen.push(`out ${i}`);
+      }),
+    );
+    const next = queue.run('d0', async () => void seen.push('d0 next'));
+    await tick();
+    expect(seen.filter((s) => s.startsWith('in'))).toHaveLength(10);
+    expect(seen).not.toContain('d0 next');
+    openBatch();
+    await Promise.all([...waiting, next]);
+    expect(seen.indexOf('d0 next')).toBeGreaterThan(seen.indexOf('out 0'));
+    // The places given back are not counted twice: still at most two at once.
+    let running = 0;
+    let peak = 0;
+    await Promise.all(Array.from({ length: 20 }, (_, i) => queue.run(`e${i}`, async () => {
+      peak = Math.max(peak, ++running);
+      await tick();
+      running--;
+    })));
+    expect(peak).toBe(2);
+  });
 });

@@ -1,4 +1,4 @@
-type Job = () => Promise<void>;
+type Job = (release: () => void) => Promise<void>;
 
 /**
  * Runs the console's work on device messages with two guarantees: one device's messages are
@@ -6,6 +6,10 @@ type Job = () => Promise<void>;
  * that drops at once sends every last will together (10,000 state messages in a second); handled
  * all at once they queued for the database pool until its acquire timeout failed thousands of
  * them, and those devices stayed online until the silence sweep. Queued here they wait their turn.
+ *
+ * A job that goes on to wait for a batch (written for many devices at once, issue 70) calls the
+ * `release` it is given: its place among the `concurrency` goes to the next job, so the batch can
+ * grow past `concurrency`, while its device's next job still waits for it to end.
  */
 export class DeviceWorkQueue {
   /** Per device, its jobs not yet started. A device is in here while it has work waiting or running. */
@@ -24,9 +28,9 @@ export class DeviceWorkQueue {
     return n;
   }
 
-  run<T>(deviceId: string, task: () => Promise<T>): Promise<T> {
+  run<T>(deviceId: string, task: (release: () => void) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job: Job = () => Promise.resolve().then(task).then(resolve, reject);
+      const job: Job = (release) => Promise.resolve(release).then(task).then(resolve, reject);
       const queue = this.jobs.get(deviceId);
       if (queue) queue.push(job);
       else {
@@ -43,8 +47,16 @@ export class DeviceWorkQueue {
       const queue = this.jobs.get(deviceId)!;
       const job = queue.shift()!;
       this.active++;
-      void job().finally(() => {
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
         this.active--;
+        this.pump();
+      };
+      void job(release).finally(() => {
+        if (!released) this.active--;
+        released = true;
         if (queue.length) this.ready.push(deviceId);
         else this.jobs.delete(deviceId);
         this.pump();

@@ -34,7 +34,8 @@ export type DeviceMessage =
   | { kind: 'metrics'; payload: MetricsPayload };
 
 export interface DeviceTrafficHandler {
-  handle(serverId: string, deviceId: string, message: DeviceMessage): Promise<void>;
+  /** `release`: to call once the handling only waits for a batch (see DeviceWorkQueue). */
+  handle(serverId: string, deviceId: string, message: DeviceMessage, release?: () => void): Promise<void>;
 }
 
 const schemas: Record<DeviceMessage['kind'], z.ZodType> = {
@@ -236,7 +237,7 @@ export class MessageHub {
     if (message.kind === 'state' && !message.payload.online) this.failPending(parsed.deviceId);
     const handler = this.handler;
     if (!handler) return;
-    this.work.run(parsed.deviceId, () => handler.handle(serverId, parsed.deviceId, message)).then(
+    this.work.run(parsed.deviceId, (release) => handler.handle(serverId, parsed.deviceId, message, release)).then(
       () => void this.counts.handled++,
       (err: Error) => {
         this.drop('not handled');

@@ -139,9 +139,9 @@ export async function startMessaging(o: {
     heartbeatSeconds: env.AGENT_HEARTBEAT_SECONDS,
     pingSeconds: env.DEVICE_PING_SECONDS,
     onMisplaced: (deviceId, serverId) => servers.redirect(deviceId, serverId),
-    onOnline: (deviceId) => {
-      void monitors.sendList(deviceId, { unlessNone: true });
-      void tunnels.reopenPermanent(deviceId);
+    onOnline: (deviceIds) => {
+      void monitors.sendListsTo(deviceIds);
+      void tunnels.reopenPermanentOf(deviceIds);
     },
     monitorReadings: monitorsRepo,
     live,

@@ -34,6 +34,16 @@ export class MonitorsRepository {
     return row;
   }
 
+  /** Which of these devices have monitors: one statement for a batch of devices coming online. */
+  async withMonitors(deviceIds: string[]): Promise<string[]> {
+    if (!deviceIds.length) return [];
+    const rows = await this.db
+      .selectDistinct({ id: monitors.deviceId })
+      .from(monitors)
+      .where(sql`${monitors.deviceId} = any(${sql.param(deviceIds)}::uuid[])`);
+    return rows.map((r) => r.id);
+  }
+
   async countOf(deviceId: string): Promise<number> {
     const [row] = await this.db.select({ n: count() }).from(monitors).where(eq(monitors.deviceId, deviceId));
     return row?.n ?? 0;

@@ -7,6 +7,7 @@ import {
   type Monitor,
   type MonitorForm,
 } from '@fleetlink/contract';
+import { inBatches } from '@fleetlink/contract/in-batches';
 import type { Principal } from '../../auth/principal.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
@@ -24,6 +25,8 @@ import { toMonitor, type MonitorRecord, type MonitorsRepository } from './monito
  * reading comes with the next report instead, and the change stands either way.
  */
 const FIRST_READING_TIMEOUT_MS = 10_000;
+/** Devices that came online together are sent their lists this many at a time. */
+const SEND_AT_ONCE = 16;
 
 /** What a monitor edit can change, as the audit trail compares it. */
 const EDITABLE = ['name', 'type', 'path'] as const;
@@ -105,14 +108,11 @@ export class MonitorsService {
   /**
    * Sends the device its monitors and records what it reads there; false when it did not (the
    * device is offline, or did not answer in time: it gets the list when it next comes online).
-   * `unlessNone` skips a device without monitors: an agent starts each connection with none, so a
-   * fleet that reconnects at once costs one count each. Never throws: the monitors are saved
-   * whatever the device does.
+   * Never throws: the monitors are saved whatever the device does.
    */
-  async sendList(deviceId: string, opts: { unlessNone?: boolean } = {}): Promise<boolean> {
+  async sendList(deviceId: string): Promise<boolean> {
     try {
       if (!(await this.deps.devices.isOnline(deviceId))) return false;
-      if (opts.unlessNone && (await this.deps.repo.countOf(deviceId)) === 0) return false;
       const list = await this.deps.repo.listForAgent(deviceId);
       const answer = await this.deps.hub.request(deviceId, RequestName.SetMonitors, list, { timeoutMs: FIRST_READING_TIMEOUT_MS });
       const reply = monitorsSetReplySchema.safeParse(answer);
@@ -123,6 +123,19 @@ export class MonitorsService {
       this.deps.log.debug({ deviceId, err: (err as Error).message }, 'monitors not sent to the device');
       return false;
     }
+  }
+
+  /**
+   * Devices that came online: those with monitors are sent their list (an agent starts each
+   * connection with none). Which have any is one statement for them all, so a fleet that
+   * reconnects at once costs nothing a device without monitors. Never throws.
+   */
+  async sendListsTo(deviceIds: string[]): Promise<void> {
+    const withMonitors = await this.deps.repo.withMonitors(deviceIds).catch((err: Error) => {
+      this.deps.log.warn({ devices: deviceIds.length, err: err.message }, 'monitors not sent to devices that came online');
+      return [];
+    });
+    await inBatches(withMonitors, SEND_AT_ONCE, (id) => this.sendList(id));
   }
 
   private async afterChange(deviceId: string, id: string): Promise<Monitor> {

@@ -3,7 +3,7 @@ import type { MetricsSample } from '@fleetlink/contract';
 import type { Db, DbExecutor } from '../../db/client.js';
 import type { Member } from '../../auth/principal.js';
 import { memberRoleIn, roleWithin, type OrganizationRole } from '../organizations/membership.repository.js';
-import { deviceMetrics, deviceOnlinePeriods, devices, organizations } from '../../db/schema/index.js';
+import { deviceMetrics, deviceOnlinePeriods, devices, deviceServers, organizations, servers } from '../../db/schema/index.js';
 
 /** How far a device's clock may be off the console's before its load samples are not believed. */
 export const DEVICE_CLOCK_SKEW_MINUTES = 5;
@@ -41,6 +41,58 @@ export class TelemetryRepository {
       if (!newer.length) return 'stale';
       return this.changeOnline(tx, deviceId, online, at);
     });
+  }
+
+  /**
+   * State messages of many devices in one statement (a fleet coming back after a restart sends
+   * thousands a second, and a fleet dropping at once its last wills; one by one they cost the
+   * console five statements and a transaction each): each applied as `applyState` would, when not
+   * older than the newest one applied, its device's row locked (in id order, so that two consoles
+   * writing overlapping batches do not deadlock); an offline state only from the MESSAGE server the
+   * device is assigned to (an old server's last will after a migration is not believed). Answers
+   * those applied: whether the state changed (an online period then starts or ends; a device that
+   * comes online counts as pinged now, by this console, which pings it), and the MESSAGE server it
+   * is assigned to. A device missing from the answer had a newer state, is elsewhere, or is gone.
+   * One entry per device.
+   */
+  async applyStates(
+    states: { deviceId: string; serverId: string; online: boolean; order: number; at: Date }[],
+  ): Promise<{ deviceId: string; changed: boolean; assignedTo: string | null }[]> {
+    if (!states.length) return [];
+    const column = <T>(of: (s: (typeof states)[number]) => T) => sql.param(states.map(of));
+    const result = await this.db.execute<{ id: string; changed: boolean; assigned_to: string | null }>(sql`
+      with v(id, server, online, ord, at) as (
+        select * from unnest(${column((s) => s.deviceId)}::uuid[], ${column((s) => s.serverId)}::text[],
+          ${column((s) => s.online)}::boolean[], ${column((s) => String(s.order))}::bigint[], ${column((s) => s.at.toISOString())}::timestamptz[])
+      ),
+      assigned as (
+        select ds.device_id as id, ds.server_id as server from ${deviceServers} ds join ${servers} s on s.id = ds.server_id
+        where s.type = 'MESSAGE' and ds.device_id in (select id from v)
+      ),
+      old as (
+        select d.id, d.online as was from ${devices} d join v on v.id = d.id
+        where (d.state_order is null or d.state_order <= v.ord)
+          and (v.online or not exists (select 1 from assigned a where a.id = v.id and a.server::text <> v.server))
+        order by d.id for update of d
+      ),
+      applied as (
+        update ${devices} d set state_order = v.ord, online = v.online,
+          last_response = case when v.online then v.at else d.last_response end,
+          latency = case when v.online then d.latency end,
+          pinged_at = case when v.online and not old.was then now() else d.pinged_at end
+        from v join old on old.id = v.id where d.id = v.id
+        returning d.id, old.was <> v.online as changed, v.online, v.at
+      ),
+      started as (
+        insert into ${deviceOnlinePeriods} (device_id, start) select id, at from applied where changed and online
+      ),
+      ended as (
+        update ${deviceOnlinePeriods} p set "end" = applied.at from applied
+        where applied.changed and not applied.online and p.device_id = applied.id and p."end" is null
+      )
+      select applied.id, applied.changed, (select a.server from assigned a where a.id = applied.id limit 1) as assigned_to
+      from applied`);
+    return result.rows.map((r) => ({ deviceId: r.id, changed: r.changed, assignedTo: r.assigned_to }));
   }
 
   /** Sets online state; opens or closes an online period when it changes. True when it changed. */
@@ -111,8 +163,15 @@ export class TelemetryRepository {
     return claimed.length > 0;
   }
 
-  async setLatency(deviceId: string, latency: number): Promise<void> {
-    await this.db.update(devices).set({ latency }).where(and(eq(devices.id, deviceId), eq(devices.online, true)));
+  /** Latencies measured by pings, many devices' in one statement; only of devices still online, which it answers. */
+  async setLatencies(latencies: Map<string, number>): Promise<string[]> {
+    if (!latencies.size) return [];
+    const result = await this.db.execute<{ id: string }>(sql`
+      update ${devices} set latency = v.latency
+      from unnest(${sql.param([...latencies.keys()])}::uuid[], ${sql.param([...latencies.values()])}::integer[]) as v(id, latency)
+      where ${devices.id} = v.id and ${devices.online}
+      returning ${devices.id} as id`);
+    return result.rows.map((r) => r.id);
   }
 
   /**
@@ -121,10 +180,11 @@ export class TelemetryRepository {
    */
   async touchOnline(beats: Map<string, Date>): Promise<string[]> {
     if (!beats.size) return [];
-    const values = sql.join([...beats].map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`), sql`, `);
+    // Arrays as two parameters, not two parameters a device: the statement's text stays the same
+    // whatever the batch's size, and building it costs the console nothing per device.
     const result = await this.db.execute<{ id: string }>(sql`
       update ${devices} set last_response = greatest(${devices.lastResponse}, v.at)
-      from (values ${values}) as v(id, at)
+      from unnest(${sql.param([...beats.keys()])}::uuid[], ${sql.param([...beats.values()].map((at) => at.toISOString()))}::timestamptz[]) as v(id, at)
       where ${devices.id} = v.id and ${devices.online}
       returning ${devices.id} as id`);
     const done = new Set(result.rows.map((r) => r.id));
@@ -139,13 +199,12 @@ export class TelemetryRepository {
    */
   async addMetrics(samples: { deviceId: string; time: Date; systemLoad: number; heardAt: Date }[]): Promise<{ deviceId: string; time: Date }[]> {
     if (!samples.length) return [];
-    const values = sql.join(
-      samples.map((m) => sql`(${m.deviceId}::uuid, ${m.time.toISOString()}::timestamptz, ${m.systemLoad}::real, ${m.heardAt.toISOString()}::timestamptz)`),
-      sql`, `,
-    );
+    const column = <T>(of: (m: (typeof samples)[number]) => T) => sql.param(samples.map(of));
+    const values = sql`select * from unnest(${column((m) => m.deviceId)}::uuid[], ${column((m) => m.time.toISOString())}::timestamptz[],
+      ${column((m) => m.systemLoad)}::real[], ${column((m) => m.heardAt.toISOString())}::timestamptz[])`;
     // Data-modifying WITH parts run to completion whether or not the final select reads them.
     const early = await this.db.execute<{ id: string; time: string | Date }>(sql`
-      with v(id, time, load, at) as (values ${values}),
+      with v(id, time, load, at) as (${values}),
       sample as (
         insert into ${deviceMetrics} (device_id, time, system_load)
         select v.id, v.time, v.load from v join ${devices} d on d.id = v.id
@@ -161,15 +220,25 @@ export class TelemetryRepository {
     return early.rows.map((r) => ({ deviceId: r.id, time: new Date(r.time) }));
   }
 
-  /** Devices still marked online that have not been heard from since `cutoff`: marks them offline. */
+  /**
+   * Devices still marked online that have not been heard from since `cutoff`: marks them offline
+   * and ends their online periods, in one statement (after a message server is lost, that is every
+   * device it held). A heartbeat written meanwhile keeps its device online: the row is checked
+   * again once its lock is free.
+   */
   async expireSilent(cutoff: Date, now: Date): Promise<string[]> {
-    const stale = await this.db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(and(eq(devices.online, true), or(isNull(devices.lastResponse), lt(devices.lastResponse, cutoff))));
-    const expired: string[] = [];
-    for (const { id } of stale) if (await this.setOnline(id, false, now)) expired.push(id);
-    return expired;
+    const result = await this.db.execute<{ id: string }>(sql`
+      with gone as (
+        update ${devices} set online = false, latency = null
+        where ${devices.online} and (${devices.lastResponse} is null or ${devices.lastResponse} < ${cutoff.toISOString()}::timestamptz)
+        returning ${devices.id} as id
+      ),
+      ended as (
+        update ${deviceOnlinePeriods} p set "end" = ${now.toISOString()}::timestamptz
+        from gone where p.device_id = gone.id and p."end" is null
+      )
+      select id from gone`);
+    return result.rows.map((r) => r.id);
   }
 
   /**

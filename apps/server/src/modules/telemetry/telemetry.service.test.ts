@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
 import { SecretBox } from '../../lib/secret-box.js';
-import { deviceMetrics, deviceOnlinePeriods } from '../../db/schema/index.js';
+import { deviceMetrics, deviceOnlinePeriods, devices, deviceServers, servers } from '../../db/schema/index.js';
 import type { MessageHub } from '../broker/message-hub.js';
 import { createDevice, deviceRow, waitFor } from '../broker/broker.test-support.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
@@ -14,10 +14,15 @@ import { ServersRepository } from '../servers/servers.repository.js';
 import { TelemetryRepository } from './telemetry.repository.js';
 import { TelemetryService, type TelemetryOptions } from './telemetry.service.js';
 import { InstallationKeys } from '../enrollment/installation-keys.js';
+import { createTestDatabase } from '../../testing/test-console.js';
 
-/** Heartbeats and load samples are written in batches; the batching must not change what they mean. */
+/**
+ * Heartbeats, load samples and online states are written in batches; the batching must not change
+ * what they mean. On PostgreSQL when TEST_DATABASE_URL is set (as CI runs it), else on PGlite.
+ */
 describe('telemetry batching', () => {
   let database: Database;
+  let postgres: Awaited<ReturnType<typeof createTestDatabase>>;
   let dir: string;
   let svc: TelemetryService;
   const hub = { connection: () => undefined, ping: async () => 7 } as unknown as MessageHub;
@@ -30,8 +35,9 @@ describe('telemetry batching', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-telemetry-'));
-    database = await openDatabase({ dataDir: dir });
-    svc = consoleWith(hub, { onOnline: (id) => void onlineCalls.push(id) });
+    postgres = await createTestDatabase('fleetlink_telemetry');
+    database = await openDatabase({ dataDir: dir, databaseUrl: postgres?.url });
+    svc = consoleWith(hub, { onOnline: (ids) => void onlineCalls.push(...ids) });
   });
 
   /** A telemetry service as a console runs one, on the suite's database, with `hub` its message hub. */
@@ -53,6 +59,7 @@ describe('telemetry batching', () => {
   afterAll(async () => {
     await svc?.stop();
     await database?.close();
+    await postgres?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -115,6 +122,88 @@ describe('telemetry batching', () => {
     expect((await periods(d.id)).filter((p) => p.end === null)).toHaveLength(1);
   });
 
+  it('writes many devices coming online together, each as it would be alone', async () => {
+    const pings: string[] = [];
+    const batches: string[][] = [];
+    const misplaced: string[] = [];
+    const c = consoleWith({ connection: () => undefined, ping: async (id: string) => (pings.push(id), 9) } as unknown as MessageHub, {
+      onOnline: (ids) => void batches.push(ids),
+      onMisplaced: async (id) => void misplaced.push(id),
+    });
+    const fleet = await Promise.all(Array.from({ length: 40 }, () => createDevice(database.db)));
+    const [already, stale] = [fleet[0]!, fleet[1]!];
+    await c.handle('s', already.id, { kind: 'state', payload: { online: true, session: 100 } });
+    await c.handle('s', stale.id, { kind: 'state', payload: { online: false, session: 500 } });
+    batches.length = 0;
+    pings.length = 0;
+    // Forty at once, as a fleet reconnecting sends them; one of them newer than its device's last will.
+    await Promise.all(fleet.map((d) => c.handle('s', d.id, { kind: 'state', payload: { online: true, session: 200 } })));
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.sort()).toEqual(fleet.filter((d) => d !== stale).map((d) => d.id).sort());
+    for (const d of fleet) {
+      expect((await deviceRow(database.db, d.id)).online).toBe(d !== stale);
+      // One open period each: the one already online keeps its own.
+      expect((await periods(d.id)).filter((p) => p.end === null)).toHaveLength(d === stale ? 0 : 1);
+    }
+    // Pinged: each that came online (its ping claimed by the same statement), not the one already online (pinged before).
+    await waitFor(() => pings.length === 38, 5000, 'the pings');
+    expect(pings).not.toContain(already.id);
+    await c.flush();
+    expect((await deviceRow(database.db, fleet[2]!.id)).latency).toBe(9);
+    expect(misplaced).toEqual([]);
+    await c.stop();
+  });
+
+  it('two consoles handed the same devices coming online at once, in opposite orders: each comes online once', async () => {
+    const fleet = await Promise.all(Array.from({ length: 60 }, () => createDevice(database.db)));
+    const [a, b] = [consoleWith(hub), consoleWith(hub)];
+    warnings.length = 0;
+    // Both handed every state (a Mosquitto restarted, each console given the retained ones), in opposite orders.
+    const handedTo = (c: TelemetryService, devices: typeof fleet) =>
+      devices.map((d) => c.handle('s', d.id, { kind: 'state', payload: { online: true, session: 300 } }));
+    for (let round = 0; round < 3; round++) await Promise.all([...handedTo(a, fleet), ...handedTo(b, [...fleet].reverse())]);
+    expect(warnings.map((w) => w.msg)).toEqual([]);
+    for (const d of fleet) expect(await periods(d.id)).toHaveLength(1);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it("believes a last will only from the device's own server, and sends a device that came online elsewhere back", async () => {
+    const misplaced: string[] = [];
+    const c = consoleWith(hub, { onMisplaced: async (id, serverId) => void misplaced.push(`${id}@${serverId}`) });
+    const [own, old] = await database.db
+      .insert(servers)
+      .values([{ type: 'MESSAGE', url: 'mqtt://own.example' }, { type: 'MESSAGE', url: 'mqtt://old.example' }])
+      .returning({ id: servers.id });
+    const d = await createDevice(database.db);
+    await database.db.insert(deviceServers).values({ deviceId: d.id, serverId: own!.id });
+    await c.handle(own!.id, d.id, { kind: 'state', payload: { online: true, session: 10 } });
+    // The old server's will, after the device moved: not believed.
+    await c.handle(old!.id, d.id, { kind: 'state', payload: { online: false, session: 10 } });
+    expect((await deviceRow(database.db, d.id)).online).toBe(true);
+    await c.handle(own!.id, d.id, { kind: 'state', payload: { online: false, session: 10 } });
+    expect((await deviceRow(database.db, d.id)).online).toBe(false);
+    // Back on the old server (it missed its move): online, and redirected.
+    await c.handle(old!.id, d.id, { kind: 'state', payload: { online: true, session: 20 } });
+    expect((await deviceRow(database.db, d.id)).online).toBe(true);
+    expect(misplaced).toEqual([`${d.id}@${old!.id}`]);
+    await c.stop();
+  });
+
+  it('the silence sweep takes offline, together, the devices not heard from for three heartbeats', async () => {
+    const [quiet, alsoQuiet, talking] = await Promise.all([1, 2, 3].map(() => createDevice(database.db)));
+    const long = new Date(Date.now() - 10 * 60_000);
+    for (const d of [quiet!, alsoQuiet!]) await svc.handle('s', d.id, { kind: 'state', payload: { online: true, session: 10 } });
+    await database.db.update(devices).set({ lastResponse: long }).where(inArray(devices.id, [quiet!.id, alsoQuiet!.id]));
+    await svc.handle('s', talking!.id, { kind: 'state', payload: { online: true, session: 10 } });
+    expect((await svc.sweep()).sort()).toEqual([quiet!.id, alsoQuiet!.id].sort());
+    for (const d of [quiet!, alsoQuiet!]) {
+      expect((await deviceRow(database.db, d.id)).online).toBe(false);
+      expect((await periods(d.id)).every((p) => p.end !== null)).toBe(true);
+    }
+    expect((await deviceRow(database.db, talking!.id)).online).toBe(true);
+    expect((await periods(talking!.id))[0]!.end).toBeNull();
+  });
+
   it('pings a device once between two consoles that share its heartbeats', async () => {
     const d = await createDevice(database.db);
     const pings: string[] = [];
@@ -126,6 +215,7 @@ describe('telemetry batching', () => {
     for (let i = 0; i < 3; i++) await b.handle('s', d.id, { kind: 'heartbeat', payload: { time: new Date().toISOString() } });
     await new Promise((r) => setTimeout(r, 200));
     expect(pings).toEqual(['A']);
+    await a.flush(); // the latency is written with A's next heartbeats
     expect((await deviceRow(database.db, d.id)).latency).toBe(7);
     await Promise.all([a.stop(), b.stop()]);
   });

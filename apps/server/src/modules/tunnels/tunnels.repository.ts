@@ -125,6 +125,16 @@ export class TunnelsRepository {
     await this.db.update(tunnels).set({ wanted }).where(and(eq(tunnels.deviceId, deviceId), eq(tunnels.id, id)));
   }
 
+  /** Which of these devices have a wanted PERMANENT tunnel: one statement for a batch of devices coming online. */
+  async withWantedPermanent(deviceIds: string[]): Promise<string[]> {
+    if (!deviceIds.length) return [];
+    const rows = await this.db
+      .selectDistinct({ id: tunnels.deviceId })
+      .from(tunnels)
+      .where(and(sql`${tunnels.deviceId} = any(${sql.param(deviceIds)}::uuid[])`, eq(tunnels.mode, 'PERMANENT'), eq(tunnels.wanted, true)));
+    return rows.map((r) => r.id);
+  }
+
   /** The device's PERMANENT tunnels someone connected and nobody disconnected since, with its organization and state. */
   wantedPermanent(deviceId: string) {
     return this.db

@@ -152,6 +152,18 @@ export class TunnelsService {
   }
 
   /**
+   * Devices that came online: those with a wanted PERMANENT tunnel have them opened again. Which
+   * have any is one statement for them all (a fleet reconnecting at once). Never throws.
+   */
+  async reopenPermanentOf(deviceIds: string[]): Promise<void> {
+    const wanting = await this.deps.repo.withWantedPermanent(deviceIds).catch((err: Error) => {
+      this.deps.log.warn({ devices: deviceIds.length, err: err.message }, 'permanent tunnels not opened again');
+      return [];
+    });
+    await inBatches(wanting, REOPEN_AT_ONCE, (id) => this.reopenPermanent(id));
+  }
+
+  /**
    * Opens the device's PERMANENT tunnels again (SPEC §4: recreated when the device starts): called
    * each time its agent comes online and when the proxy that served them restarts. Asking an agent
    * that has a tunnel open already changes nothing. Never throws: a tunnel that cannot be opened is
