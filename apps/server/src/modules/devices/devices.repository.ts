@@ -124,11 +124,23 @@ export class DevicesRepository {
   }
 
   /** What an agent reports (properties, addresses, drives, status). */
-  async updateReported(
-    id: string,
-    values: Partial<Pick<DeviceRow, 'properties' | 'addresses' | 'drives' | 'online' | 'lastResponse' | 'latency'>>,
-  ): Promise<void> {
-    await this.db.update(devices).set({ ...values, updatedAt: new Date() }).where(eq(devices.id, id));
+  /**
+   * What the agent reports about itself (at each connect, and when it changes). The row is left
+   * alone when the report is the same as the last: a fleet reconnecting at once (a message server
+   * restarted) would otherwise rewrite every device's row, its indexes and its search document's
+   * check, for nothing (issue 70).
+   */
+  async updateReported(id: string, values: Pick<DeviceRow, 'properties' | 'addresses' | 'drives'>): Promise<void> {
+    const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
+    await this.db
+      .update(devices)
+      .set({ ...values, updatedAt: new Date() })
+      .where(
+        and(
+          eq(devices.id, id),
+          sql`(${devices.properties}, ${devices.addresses}, ${devices.drives}) is distinct from (${json(values.properties)}, ${json(values.addresses)}, ${json(values.drives)})`,
+        ),
+      );
   }
 
   async delete(id: string): Promise<void> {

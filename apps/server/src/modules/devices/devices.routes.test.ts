@@ -30,6 +30,9 @@ async function create(email: string, form: Record<string, unknown>) {
   return json(await api('/api/device', email, { method: 'POST', json: { branch: 'PRODUCTION', ...form } }));
 }
 
+/** A device's row written as an agent's reports and states end up in it. */
+const setRow = (id: string, values: Partial<typeof devices.$inferInsert>) => c.database.db.update(devices).set(values).where(eq(devices.id, id));
+
 beforeAll(async () => {
   c = await startTestConsole();
   for (const email of [ADMIN, USER, GUEST]) tokens[email] = await c.token(email);
@@ -258,7 +261,6 @@ describe('search, tags and reindex', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    const repo = new DevicesRepository(c.database.db, new InstallationKeys(c.box));
     for (const [name, tags] of [
       ['kiosk-amsterdam', ['kiosk', 'nl']],
       ['kiosk-berlin', ['kiosk', 'de']],
@@ -266,7 +268,7 @@ describe('search, tags and reindex', () => {
     ] as const) {
       ids[name] = (await create(ADMIN, { organization: adminOrg, name, tags: [...tags], description: `Device ${name}` })).body.id;
     }
-    await repo.updateReported(ids['kiosk-berlin']!, {
+    await setRow(ids['kiosk-berlin']!, {
       online: true,
       properties: { hostname: 'berlin-host-01', 'os.name': 'Debian' },
       addresses: [{ type: 'LOCAL', ip: '10.20.30.40' }],
@@ -335,12 +337,12 @@ describe('search, tags and reindex', () => {
     await repo.update(id, { organizationId: adminOrg, name: 'renamed-twice', description: null, branch: 'PRODUCTION', tags: ['moved'] });
     expect(names(await search('search=follow'))).toEqual([]);
     expect(names(await search('search=moved'))).toEqual(['renamed-twice']);
-    await repo.updateReported(id, { online: true, properties: { hostname: 'follow-host' } });
+    await setRow(id, { online: true, properties: { hostname: 'follow-host' } });
     expect(await search('search=follow-host')).toMatchObject({ totals: { ALL: 1, ONLINE: 1, OFFLINE: 0 } });
     const version = async () =>
       (await c.database.db.execute<{ v: string }>(sql`select xmin::text as v from device_search where device_id = ${id}`)).rows[0]?.v;
     const before = await version();
-    await repo.updateReported(id, { lastResponse: new Date(), latency: 7 });
+    await setRow(id, { lastResponse: new Date(), latency: 7 });
     expect(await version()).toBe(before);
     expect((await api(`/api/device/${id}`, ADMIN, { method: 'DELETE' })).status).toBe(204);
     expect(await search('search=moved')).toMatchObject({ devices: [], totals: { ALL: 0 } });

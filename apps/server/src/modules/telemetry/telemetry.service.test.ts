@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
 import { SecretBox } from '../../lib/secret-box.js';
@@ -187,6 +187,20 @@ describe('telemetry batching', () => {
     expect((await deviceRow(database.db, d.id)).online).toBe(true);
     expect(misplaced).toEqual([`${d.id}@${old!.id}`]);
     await c.stop();
+  });
+
+  it("leaves a device's row alone when its agent reports the same again (each connect), and writes a change", async () => {
+    const d = await createDevice(database.db);
+    const report = (hostname: string) =>
+      svc.handle('s', d.id, { kind: 'properties', payload: { properties: { hostname }, addresses: [{ type: 'LOCAL', ip: '10.0.0.1' }], drives: [] } });
+    const version = async () => (await database.db.execute<{ v: string }>(sql`select xmin::text as v from devices where id = ${d.id}`)).rows[0]!.v;
+    await report('kiosk-1');
+    const first = await version();
+    await report('kiosk-1');
+    expect(await version()).toBe(first);
+    await report('kiosk-2');
+    expect(await version()).not.toBe(first);
+    expect((await deviceRow(database.db, d.id)).properties).toEqual({ hostname: 'kiosk-2' });
   });
 
   it('the silence sweep takes offline, together, the devices not heard from for three heartbeats', async () => {
