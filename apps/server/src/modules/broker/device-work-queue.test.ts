@@ -92,11 +92,15 @@ describe('DeviceWorkQueue', () => {
     // The places given back are not counted twice: still at most two at once.
     let running = 0;
     let peak = 0;
-    await Promise.all(Array.from({ length: 20 }, (_, i) => queue.run(`e${i}`, async () => {
-      peak = Math.max(peak, ++running);
-      await tick();
-      running--;
-    })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        queue.run(`e${i}`, async () => {
+          peak = Math.max(peak, ++running);
+          await tick();
+          running--;
+        }),
+      ),
+    );
     expect(peak).toBe(2);
   });
 });

@@ -168,7 +168,6 @@ export class TelemetryService implements DeviceTrafficHandler {
    */
   async handle(serverId: string, deviceId: string, message: DeviceMessage, release?: () => void): Promise<void> {
     const now = new Date();
-    const { repo } = this.o;
     switch (message.kind) {
       case 'state': {
         const { online } = message.payload;
