@@ -123,7 +123,6 @@ export class DevicesRepository {
     await this.db.update(devices).set({ ...values, updatedAt: new Date() }).where(eq(devices.id, id));
   }
 
-  /** What an agent reports (properties, addresses, drives, status). */
   /**
    * What the agent reports about itself (at each connect, and when it changes). The row is left
    * alone when the report is the same as the last: a fleet reconnecting at once (a message server

@@ -249,34 +249,25 @@ export class TelemetryService implements DeviceTrafficHandler {
       // A change was claimed as this console's ping by the statement that brought it online.
       if (a.changed) this.ping(deviceId, serverId);
       else this.maybePing(deviceId, serverId, false);
-      if (a.assignedTo && a.assignedTo !== serverId && this.o.onMisplaced) {
-        await this.o.onMisplaced(deviceId, serverId).catch((err: Error) =>
-          this.o.log.warn({ deviceId, serverId, err: err.message }, 'could not redirect a device to its assigned server'),
-        );
-      }
+      if (a.assignedTo && a.assignedTo !== serverId) await this.redirect(deviceId, serverId);
     }
     if (cameOnline.length) this.o.onOnline?.(cameOnline);
     return done;
   }
 
   /** One device's state on its own: an older agent's, or the batch's statement failed. */
-  private async applyAlone(s: Omit<StateMessage, 'order'> & { order: number | undefined }) {
-    if (s.online) return this.applyOnline(s);
+  private async applyAlone({ deviceId, serverId, online, order, at }: Omit<StateMessage, 'order'> & { order: number | undefined }) {
     // An old server's last will after a migration must not mark the device offline.
-    if (!(await this.isAssignedTo(s.deviceId, s.serverId))) return;
-    const changed = await this.o.repo.applyState(s.deviceId, false, s.at, s.order);
-    if (changed === 'stale') return this.o.log.debug({ deviceId: s.deviceId, serverId: s.serverId }, 'state dropped: a newer one was applied');
-    if (changed) this.stateChanged(s.deviceId, false, s.serverId);
-    this.lastPing.delete(s.deviceId);
-  }
-
-  /** One device's online state, on its own. */
-  private async applyOnline({ deviceId, serverId, order, at }: Pick<StateMessage, 'deviceId' | 'serverId' | 'at'> & { order: number | undefined }) {
-    const changed = await this.o.repo.applyState(deviceId, true, at, order);
+    if (!online && !(await this.isAssignedTo(deviceId, serverId))) return;
+    const changed = await this.o.repo.applyState(deviceId, online, at, order);
     if (changed === 'stale') return this.o.log.debug({ deviceId, serverId }, 'state dropped: a newer one was applied');
-    if (changed) this.stateChanged(deviceId, true, serverId);
+    if (changed) this.stateChanged(deviceId, online, serverId);
+    if (!online) {
+      this.lastPing.delete(deviceId);
+      return;
+    }
     this.maybePing(deviceId, serverId, changed);
-    await this.checkPlacement(deviceId, serverId);
+    if (this.o.onMisplaced && !(await this.isAssignedTo(deviceId, serverId))) await this.redirect(deviceId, serverId);
     this.o.onOnline?.([deviceId]);
   }
 
@@ -291,9 +282,9 @@ export class TelemetryService implements DeviceTrafficHandler {
     return !assigned || assigned.id === serverId;
   }
 
-  private async checkPlacement(deviceId: string, serverId: string) {
-    if (!this.o.onMisplaced || (await this.isAssignedTo(deviceId, serverId))) return;
-    await this.o.onMisplaced(deviceId, serverId).catch((err: Error) =>
+  /** A device that came online on a server it is not assigned to (it missed a migration) is sent to its own. */
+  private async redirect(deviceId: string, serverId: string) {
+    await this.o.onMisplaced?.(deviceId, serverId).catch((err: Error) =>
       this.o.log.warn({ deviceId, serverId, err: err.message }, 'could not redirect a device to its assigned server'),
     );
   }
