@@ -43,7 +43,7 @@ import { createTestDatabase, freePort } from '../apps/server/src/testing/test-co
 import type { FleetCounters } from './fleet-agents.js';
 import { endOnSignalsAndAfter, enrollAll, everySecond, fleetSettings, log, startSimulators, stopChildren, tokenFor } from './fleet-support.js';
 import { percentile } from './percentile.js';
-import { procSample } from './proc-sample.js';
+import { machineSample, procSample } from './proc-sample.js';
 
 const CONSOLES = Math.max(1, Number(process.env.CONSOLES ?? 1));
 const BROKERS = Math.max(1, Number(process.env.FLEET_BROKERS ?? 1));
@@ -181,6 +181,7 @@ try {
   const peak = { cpu: ports.map(() => 0), rss: ports.map(() => 0) };
   let ramp = { cpuMs: ports.map(() => 0), devices: 0 };
   let last = consoles.map((c) => procSample(c.child.pid!));
+  let lastMachine = machineSample();
   let lastHandled = before.map((x) => x.telemetry.handled);
   let lastAt = performance.now();
   const t0 = performance.now();
@@ -194,6 +195,9 @@ try {
     const samples = consoles.map((c) => procSample(c.child.pid!));
     const cpuMs = samples.map((s, i) => Math.max(0, s.cpuMs - last[i]!.cpuMs));
     const pct = cpuMs.map((ms) => (ms / (now - lastAt)) * 100);
+    const machine = machineSample();
+    const busy = (machine.busyMs - lastMachine.busyMs) / Math.max(1, machine.totalMs - lastMachine.totalMs);
+    lastMachine = machine;
     const handledNow = (await instances()).map((x) => x.telemetry.handled);
     const handled = handledNow.map((h, i) => Math.max(0, h - lastHandled[i]!));
     last = samples;
@@ -203,7 +207,7 @@ try {
     samples.forEach((s, i) => (peak.rss[i] = Math.max(peak.rss[i]!, s.rssMb)));
     const up = await online();
     log(
-      `${phase.padEnd(7)} started ${sum('started')}/${enrolled.length}, connected ${sum('connected')}, online (DB) ${up}; ${pct.map((p, i) => `console ${i + 1}: CPU ${p.toFixed(0)} %, RSS ${samples[i]!.rssMb.toFixed(0)} MB, handled ${handled[i]}`).join('; ')}; closes ${sum('closes')}`,
+      `${phase.padEnd(7)} started ${sum('started')}/${enrolled.length}, connected ${sum('connected')}, online (DB) ${up}; ${pct.map((p, i) => `console ${i + 1}: CPU ${p.toFixed(0)} %, RSS ${samples[i]!.rssMb.toFixed(0)} MB, handled ${handled[i]}`).join('; ')}; closes ${sum('closes')}; machine ${(busy * 100).toFixed(0)} % busy`,
     );
     return { now, pct, cpuMs, handled, rss: samples.map((s) => s.rssMb), up };
   }

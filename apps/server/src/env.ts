@@ -120,6 +120,8 @@ const envSchema = z
     MQTT_EMBEDDED_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
     /** Device connections the built-in broker takes a second (issue 67); past it they are refused as 'server unavailable' and agents try again after a random wait. */
     MQTT_CONNECT_RATE: z.coerce.number().int().min(1).max(1_000_000).default(500),
+    /** Device messages a console reads and has not handled yet, at most (issue 70): past it, it reads no more until half are done; the rest waits at the message server. */
+    MQTT_MAX_BACKLOG: z.coerce.number().int().min(10).max(1_000_000).default(5000),
     /** Address the built-in broker listens on and agents are told to connect to. */
     MQTT_EMBEDDED_HOST: z.string().trim().min(1).default('127.0.0.1'),
     /** SSH port of the built-in tunnel proxy, which agents open their tunnels to; 0 disables the proxy. */

@@ -20,7 +20,7 @@ describe('DeviceWorkQueue', () => {
     );
     expect(peak).toBe(3);
     expect(done).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    expect(queue.waiting).toBe(0);
+    expect(queue.backlog).toBe(0);
   });
 
   it('keeps one device’s jobs in arrival order, never two at once, while others go ahead', async () => {
@@ -102,5 +102,34 @@ describe('DeviceWorkQueue', () => {
       ),
     );
     expect(peak).toBe(2);
+  });
+
+  it('admits readers while the backlog is under its maximum, and holds them until half of it is done', async () => {
+    const queue = new DeviceWorkQueue(2, 10);
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const admitted: number[] = [];
+    const jobs: Promise<void>[] = [];
+    // A reader as the hub is one: a message read, its job given, then the next read once admitted.
+    const read = (i: number) => {
+      if (i === 30) return;
+      jobs.push(queue.run(`d${i % 3}`, () => gate));
+      queue.admit(() => {
+        admitted.push(i);
+        read(i + 1);
+      });
+    };
+    read(0);
+    await tick();
+    // Nine jobs admitted the reader after them; the tenth holds it.
+    expect(queue.backlog).toBe(10);
+    expect(admitted).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    open();
+    await new Promise<void>((resolve) => {
+      const check = () => (admitted.length === 30 ? resolve() : setTimeout(check, 1));
+      check();
+    });
+    await Promise.all(jobs);
+    expect(queue.backlog).toBe(0);
   });
 });

@@ -18,18 +18,35 @@ export class DeviceWorkQueue {
   private ready: string[] = [];
   private head = 0;
   private active = 0;
+  /** Jobs given and not yet settled, waiting or running. */
+  private unsettled = 0;
+  /** Readers held back by `admit` until the backlog has shrunk. */
+  private held: (() => void)[] = [];
 
-  constructor(private readonly concurrency: number) {}
+  /**
+   * `maxBacklog`: above this many unsettled jobs, `admit` holds its callers back until half of
+   * them are done. The console reads the next message from a message server only once admitted:
+   * in a reconnect storm the messages wait at Mosquitto, not in the console's memory.
+   */
+  constructor(
+    private readonly concurrency: number,
+    private readonly maxBacklog = Infinity,
+  ) {}
 
-  /** Jobs waiting to start, for logs and tests. */
-  get waiting(): number {
-    let n = 0;
-    for (const q of this.jobs.values()) n += q.length;
-    return n;
+  /** Jobs waiting or running: the console's backlog of device messages. */
+  get backlog(): number {
+    return this.unsettled;
+  }
+
+  /** Calls `go` now while the backlog is under its maximum, else once it has fallen to half. */
+  admit(go: () => void): void {
+    if (this.unsettled < this.maxBacklog) go();
+    else this.held.push(go);
   }
 
   run<T>(deviceId: string, task: (release: () => void) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      this.unsettled++;
       const job: Job = (release) => Promise.resolve(release).then(task).then(resolve, reject);
       const queue = this.jobs.get(deviceId);
       if (queue) queue.push(job);
@@ -39,6 +56,12 @@ export class DeviceWorkQueue {
       }
       this.pump();
     });
+  }
+
+  private resumeHeld() {
+    const held = this.held;
+    this.held = [];
+    for (const go of held) go();
   }
 
   private pump() {
@@ -57,6 +80,8 @@ export class DeviceWorkQueue {
       void job(release).finally(() => {
         if (!released) this.active--;
         released = true;
+        this.unsettled--;
+        if (this.held.length && this.unsettled <= this.maxBacklog / 2) this.resumeHeld();
         if (queue.length) this.ready.push(deviceId);
         else this.jobs.delete(deviceId);
         this.pump();

@@ -21,6 +21,12 @@ export interface HubConnectionOptions {
   dynsec: boolean;
   log: HubLog;
   onMessage(serverId: string, topic: string, payload: Buffer): void;
+  /**
+   * Called after each message handed to onMessage; the next is read from the socket once `go` is
+   * called. Holding it back leaves the messages at the server (MQTT's flow control: its queue for
+   * the console, then TCP), where they cost a few bytes each rather than the console's memory.
+   */
+  admit?(go: () => void): void;
   /** Set-up after each connect (dynamic-security roles); the connection counts as connected once it is done. */
   onConnect?(serverId: string): Promise<void>;
   /** The session ended: answers to what was asked through it cannot arrive (a clean session keeps nothing). */
@@ -147,6 +153,18 @@ export class HubConnection {
       if (this.client.connected) log.warn({ serverId, url, err: err.message }, 'message hub connection error');
       else this.becameUnreachable(describeConnectionError(err));
     });
+    if (opts.admit) {
+      const admit = opts.admit;
+      // mqtt.js hands over one packet at a time and reads the next once this callback is called
+      // (for QoS 1, after acknowledging it). A callback of a session that ended is dropped: its
+      // packet id means nothing to the next session.
+      this.client.handleMessage = (_packet, callback) => {
+        const session = this.session;
+        admit(() => {
+          if (session === this.session && this.client.connected) callback();
+        });
+      };
+    }
     this.client.on('message', (topic, payload) => {
       if (topic === `${DYNSEC_TOPIC}/response`) return this.onDynsecResponse(payload);
       opts.onMessage(serverId, topic, payload);

@@ -75,7 +75,13 @@ export class MessageHub {
    * Servers page shows it, and without this it learnt of it only at its next change of servers.
    */
   onConnectionChange?: (serverId: string) => void;
-  private readonly work = new DeviceWorkQueue(HANDLER_CONCURRENCY);
+  /**
+   * At most `maxBacklog` device messages read and not yet handled: above it the console stops
+   * reading from its message servers until half are done (a reconnect storm brings 50,000 states
+   * at once). What is not read waits at Mosquitto, whose queue per client must hold it
+   * (`max_queued_messages`, deploy/mosquitto/mosquitto.conf): its default of 1,000 would drop the rest.
+   */
+  private readonly work: DeviceWorkQueue;
   /** Mosquitto servers whose older device accounts are bound to their client ids (bindDeviceClientIds). */
   private readonly clientIdsBound = new Set<string>();
   /** A notice from another console reconnects only a hub that has started and not stopped. */
@@ -90,8 +96,11 @@ export class MessageHub {
       embeddedBroker?: Pick<EmbeddedBroker, 'disconnectDevice'>;
       /** The other consoles of the database: they reconnect when this one changes the servers, and this one when they do. */
       notices?: ChangeNotices;
+      /** MQTT_MAX_BACKLOG; no bound when not given. */
+      maxBacklog?: number;
     },
   ) {
+    this.work = new DeviceWorkQueue(HANDLER_CONCURRENCY, deps.maxBacklog);
     deps.notices?.on('servers', () => {
       if (this.phase !== 'running') return;
       void this.reconnect().catch((err: Error) => deps.log.warn({ err: err.message }, 'could not reconnect to the message servers another console changed'));
@@ -115,6 +124,7 @@ export class MessageHub {
         dynsec,
         log: this.deps.log,
         onMessage: (serverId, topic, payload) => this.onMessage(serverId, topic, payload),
+        admit: (go) => this.work.admit(go),
         onConnect: dynsec ? (): Promise<void> => this.setUpDynsec(connection, row.username ?? '') : undefined,
         onLost: (lost) => this.failPendingVia(lost),
         onStateChange: (serverId) => this.onConnectionChange?.(serverId),
@@ -203,8 +213,8 @@ export class MessageHub {
   }
 
   /** Device messages handled, and dropped by why, since this console started. */
-  telemetryCounts(): { handled: number; droppedBy: Readonly<Record<'not JSON' | 'not valid' | 'not handled', number>> } {
-    return { handled: this.counts.handled, droppedBy: this.droppedBy };
+  telemetryCounts(): { handled: number; backlog: number; droppedBy: Readonly<Record<'not JSON' | 'not valid' | 'not handled', number>> } {
+    return { handled: this.counts.handled, backlog: this.work.backlog, droppedBy: this.droppedBy };
   }
 
   private drop(why: keyof MessageHub['droppedBy']) {

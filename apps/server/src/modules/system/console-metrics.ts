@@ -99,6 +99,14 @@ export class ConsoleMetrics {
       },
     });
     new Gauge({
+      name: 'fleetlink_mqtt_backlog',
+      help: 'Device messages read and not yet handled: at MQTT_MAX_BACKLOG the console reads no more until half are done',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.sources?.hub.telemetryCounts().backlog ?? 0);
+      },
+    });
+    new Gauge({
       name: 'fleetlink_db_pool_connections',
       help: 'The PostgreSQL pool: connections open, idle, and queries waiting for one (absent on PGlite)',
       labelNames: ['state'] as const,
