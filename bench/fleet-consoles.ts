@@ -74,6 +74,8 @@ const brokers: MosquittoProcess[] = [];
 for (let i = 0; i < BROKERS; i++) brokers.push(await startMosquitto(bin, await freePort()));
 const lb = await startBalancer();
 const ports = await Promise.all(Array.from({ length: CONSOLES }, () => freePort()));
+// Each console's Prometheus metrics (loopback, no token): what it waits on during a restart.
+const metricsPorts = await Promise.all(ports.map(() => freePort()));
 const dataDirs = ports.map(() => tempDir('fleetlink-console-'));
 const shared = {
   DATABASE_URL: database.url,
@@ -87,7 +89,7 @@ const shared = {
   ENROLL_RATE_LIMIT: String(Math.max(100, N * 2)),
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 };
-const envOf = (i: number) => ({ ...shared, PORT: String(ports[i]), DATA_DIR: dataDirs[i]! });
+const envOf = (i: number) => ({ ...shared, PORT: String(ports[i]), METRICS_PORT: String(metricsPorts[i]), DATA_DIR: dataDirs[i]! });
 // BENCH_PROFILE=<dir>: each console's CPU profile, written there when it stops.
 const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const consoles: ConsoleProcess[] = [];
@@ -108,6 +110,37 @@ async function shutdown(code: number) {
   process.exit(code);
 }
 endOnSignalsAndAfter(SECONDS + N / 10 + 900, shutdown, log);
+
+/**
+ * Scrapes a console's metrics every second until stopped: the worst event-loop delay, queries
+ * waiting for a pool connection, and backlog of device messages seen meanwhile.
+ */
+function watchConsole(metricsPort: number) {
+  const seen = { loopMs: 0, apiWaiting: 0, trafficWaiting: 0, backlog: 0 };
+  const value = (text: string, name: string, labels = '') => Number(new RegExp(`^${name}${labels ? `\\{${labels}\\}` : ''} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      try {
+        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+        seen.loopMs = Math.max(seen.loopMs, value(text, 'nodejs_eventloop_lag_max_seconds') * 1000);
+        seen.apiWaiting = Math.max(seen.apiWaiting, value(text, 'fleetlink_db_pool_connections', 'pool="api",state="waiting"'));
+        seen.trafficWaiting = Math.max(seen.trafficWaiting, value(text, 'fleetlink_db_pool_connections', 'pool="traffic",state="waiting"'));
+        seen.backlog = Math.max(seen.backlog, value(text, 'fleetlink_mqtt_backlog'));
+      } catch {
+        // A console restarting answers nothing for a while.
+      }
+      await sleep(1000);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return seen;
+    },
+  };
+}
 
 try {
   // Started together on the new database: one migrates, the others wait for it.
@@ -241,6 +274,7 @@ try {
     phase = `${RESTART} restart`;
     searches[phase] = [];
     const probes = { health: [] as number[], device: [] as number[] };
+    const inside = watchConsole(metricsPorts[0]!);
     const probers = [
       everySecond({ base: first, pathOf: () => '/api/health', token: memberToken, record: (ms) => probes.health.push(ms) }),
       everySecond({ base: first, pathOf: (i) => `/api/device/${enrolled[i % enrolled.length]!.id}`, token: memberToken, record: (ms) => probes.device.push(ms) }),
@@ -276,12 +310,14 @@ try {
       }
     }
     await Promise.all(probers.map((p) => p.stop()));
+    const seen = await inside.stop();
     const whole = wholeAfter === undefined ? `not whole after ${limit} s` : `whole again after ${wholeAfter.toFixed(0)} s`;
     restart.push(
       RESTART === 'broker'
         ? `Mosquitto restarted (all ${BROKERS}): the console's view ${whole}, fewest online meanwhile ${fewest}`
         : `console 1 restarted: away ${away.toFixed(1)} s, its view ${whole}, fewest online meanwhile ${fewest}; agents that lost their connection meanwhile: ${sum('closes') - closesBefore}`,
       `meanwhile: /api/health max ${max(probes.health).toFixed(0)} ms, a device page max ${max(probes.device).toFixed(0)} ms (p95 ${percentile(probes.device, 95).toFixed(0)} ms), requests that failed ${probers.reduce((n, p) => n + p.failed(), 0)}`,
+      `console 1 meanwhile: event loop delay max ${seen.loopMs.toFixed(0)} ms, queries waiting for a connection max ${seen.apiWaiting} (API pool), ${seen.trafficWaiting} (traffic pool), device messages read and not handled max ${seen.backlog}`,
     );
   }
   await searcher.stop();

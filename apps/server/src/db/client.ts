@@ -22,13 +22,19 @@ export type DbExecutor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;
+  /**
+   * The same database through a pool of its own, for device traffic (states, heartbeats, reports):
+   * a fleet reconnecting at once keeps every connection it has busy, and the API's requests must
+   * not wait behind it for one. On PGlite (one connection in the process) it is `db`.
+   */
+  traffic: Db;
   kind: 'pglite' | 'postgres';
   /** Locks every console of this database respects. */
   locks: ConsoleLocks;
   /** Changes other consoles of this database must hear of. */
   notices: ChangeNotices;
-  /** PostgreSQL's connection pool, for its figures (the console's metrics); PGlite has none. */
-  pool?: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+  /** PostgreSQL's connection pools, the API's and device traffic's, for their figures (the console's metrics); PGlite has none. */
+  pools?: Record<'api' | 'traffic', Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>>;
   close(): Promise<void>;
 }
 
@@ -51,7 +57,7 @@ async function openPglite(dir: string): Promise<Database> {
   const db = drizzlePglite({ client, schema });
   // The node-postgres migrator hangs on PGlite's adapter (DESIGN §2), so PGlite has its own.
   await migratePglite(db, { migrationsFolder });
-  return { db, kind: 'pglite', locks: new LocalLocks(), notices: new LocalNotices(), close: () => client.close() };
+  return { db, traffic: db, kind: 'pglite', locks: new LocalLocks(), notices: new LocalNotices(), close: () => client.close() };
 }
 
 async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
@@ -70,17 +76,23 @@ async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
   const lockPool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, connectionTimeoutMillis: 30_000 });
   lockPool.on('error', () => {});
   const locks = new PostgresLocks(lockPool);
-  const closePools = () => Promise.all([pool.end(), lockPool.end()]);
+  // Device traffic waits its turn here, apart from the API's pool: at most the hub's handlers and
+  // the batch writers at once (see TRAFFIC_CONNECTIONS).
+  const trafficPool = new pg.Pool({ connectionString: url, max: TRAFFIC_CONNECTIONS, connectionTimeoutMillis: 30_000 });
+  trafficPool.on('error', () => {});
+  const traffic = drizzlePg({ client: trafficPool, schema }) as unknown as Db;
+  const closePools = () => Promise.all([pool.end(), lockPool.end(), trafficPool.end()]);
   try {
     // Consoles started together on a new database: one migrates, the others wait and find it done.
     await locks.withLock('migrations', () => migratePg(db as never, { migrationsFolder }), 10 * 60_000);
     const notices = await PostgresNotices.open(url, pool, log);
     return {
       db,
+      traffic,
       kind: 'postgres',
       locks,
       notices,
-      pool,
+      pools: { api: pool, traffic: trafficPool },
       close: async () => {
         await notices.close();
         await closePools();
@@ -91,6 +103,12 @@ async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
     throw err;
   }
 }
+
+/**
+ * Connections for device traffic: the message hub's six handlers at once, the batches of states and
+ * of heartbeats, and one for the silence sweep.
+ */
+const TRAFFIC_CONNECTIONS = 9;
 
 /** Connections that only hold advisory locks (periodic tasks, one device's enrollment at a time). */
 const LOCK_CONNECTIONS = 4;

@@ -129,10 +129,13 @@ export async function startMessaging(o: {
   const monitors = new MonitorsService({ repo: monitorsRepo, devices, hub, policy, audit, log });
   const tunnelsRepo = new TunnelsRepository(db);
   const tunnels = new TunnelsService({ repo: tunnelsRepo, policy, audit, devices, hub, proxies: new TunnelProxies(serversRepo), domain: env.TUNNEL_DOMAIN, log });
+  // What devices send is written through the database's traffic pool: a fleet reconnecting at once
+  // keeps it busy, and the API's requests, on the other pool, do not wait behind it.
+  const traffic = o.database.traffic;
   const telemetry = new TelemetryService({
-    repo: telemetryRepo,
-    devices,
-    servers: serversRepo,
+    repo: new TelemetryRepository(traffic),
+    devices: new DevicesRepository(traffic, new InstallationKeys(o.box)),
+    servers: new ServersRepository(traffic, o.box),
     hub,
     locks: o.database.locks,
     log,
@@ -143,7 +146,7 @@ export async function startMessaging(o: {
       void monitors.sendListsTo(deviceIds);
       void tunnels.reopenPermanentOf(deviceIds);
     },
-    monitorReadings: monitorsRepo,
+    monitorReadings: new MonitorsRepository(traffic),
     live,
   });
   hub.handler = telemetry;

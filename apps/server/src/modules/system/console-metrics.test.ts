@@ -47,6 +47,12 @@ describe('console metrics and readiness', () => {
     expect(sample(text, 'fleetlink_mqtt_messages_handled_total')).toBeGreaterThan(0);
     expect(sample(text, 'fleetlink_mqtt_messages_dropped_total', { reason: 'not valid' })).toBe(0);
     expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'fleetlink_mqtt_backlog')).toBeGreaterThanOrEqual(0);
+    if (s.tc.database.kind === 'postgres') {
+      // Two pools: the API's served the requests above, device traffic the agent's messages.
+      expect(sample(text, 'fleetlink_db_pool_connections', { pool: 'api', state: 'total' })).toBeGreaterThan(0);
+      expect(sample(text, 'fleetlink_db_pool_connections', { pool: 'traffic', state: 'total' })).toBeGreaterThan(0);
+    }
     // A URL's ids never make series of their own.
     expect(text).not.toMatch(/route="\/api\/device\/[0-9a-f]{8}-/);
   });

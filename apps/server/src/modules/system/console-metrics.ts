@@ -15,7 +15,7 @@ async function readOrNone<T>(read: () => Promise<T[]> | undefined): Promise<T[]>
 
 /** What the gauges read at each scrape, once the console's parts are up. */
 export interface MetricSources {
-  database: Pick<Database, 'pool'>;
+  database: Pick<Database, 'pools'>;
   hub: Pick<MessageHub, 'isConnected' | 'telemetryCounts'>;
   servers: Pick<ServersRepository, 'liveness' | 'onlineDevicesByServer'>;
 }
@@ -108,16 +108,16 @@ export class ConsoleMetrics {
     });
     new Gauge({
       name: 'fleetlink_db_pool_connections',
-      help: 'The PostgreSQL pool: connections open, idle, and queries waiting for one (absent on PGlite)',
-      labelNames: ['state'] as const,
+      help: "PostgreSQL's pools, the API's and device traffic's: connections open, idle, and queries waiting for one (absent on PGlite)",
+      labelNames: ['pool', 'state'] as const,
       registers: [this.registry],
       collect() {
         this.reset();
-        const pool = metrics.sources?.database.pool;
-        if (!pool) return;
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
+        for (const [name, pool] of Object.entries(metrics.sources?.database.pools ?? {})) {
+          this.set({ pool: name, state: 'total' }, pool.totalCount);
+          this.set({ pool: name, state: 'idle' }, pool.idleCount);
+          this.set({ pool: name, state: 'waiting' }, pool.waitingCount);
+        }
       },
     });
   }
