@@ -17,7 +17,8 @@
  *
  * Environment: FLEET_N (1000), FLEET_SECONDS (120: measured after the ramp), FLEET_HEARTBEAT_SECONDS
  * (30) and FLEET_METRICS_SECONDS (60), the console's intervals, shorten them for quick runs;
- * FLEET_CONNECT_RATE (250 new connections/s), FLEET_PROCS (simulator processes, 2),
+ * FLEET_CONNECT_RATE (250 new connections/s), FLEET_PROCS (simulator processes, 2), FLEET_SIM_NICE (0; 10 runs
+ * the simulated devices at a lower priority than the console, PostgreSQL and Mosquitto),
  * FLEET_ENROLL_CONCURRENCY (16), DATABASE_URL (PostgreSQL instead of PGlite), or TEST_DATABASE_URL
  * (a PostgreSQL server where a fresh database is created for the run and dropped after it, as the
  * test console does: TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres).

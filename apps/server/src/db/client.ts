@@ -78,7 +78,7 @@ async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
   const locks = new PostgresLocks(lockPool);
   // Device traffic waits its turn here, apart from the API's pool: at most the hub's handlers and
   // the batch writers at once (see TRAFFIC_CONNECTIONS).
-  const trafficPool = new pg.Pool({ connectionString: url, max: TRAFFIC_CONNECTIONS, connectionTimeoutMillis: 30_000 });
+  const trafficPool = new pg.Pool({ connectionString: url, max: TRAFFIC_CONNECTIONS, connectionTimeoutMillis: 5000 });
   trafficPool.on('error', () => {});
   const traffic = drizzlePg({ client: trafficPool, schema }) as unknown as Db;
   const closePools = () => Promise.all([pool.end(), lockPool.end(), trafficPool.end()]);

@@ -151,16 +151,26 @@ export class TelemetryRepository {
   }
 
   /**
-   * Claims the device's next latency ping: true when no console pinged it in the last `seconds`
-   * (0: whatever was sent before), and then this one is marked as the last to.
+   * Claims devices' next latency pings, many in one statement: of each, whether no console pinged
+   * it in the last `seconds` (0: whatever was sent before), and then this one is marked as the last
+   * to. Rows are locked in id order, as the state batches lock them: two consoles never wait on
+   * each other in a circle.
    */
-  async claimPing(deviceId: string, seconds: number): Promise<boolean> {
-    const claimed = await this.db
-      .update(devices)
-      .set({ pingedAt: sql`now()` })
-      .where(and(eq(devices.id, deviceId), or(isNull(devices.pingedAt), lt(devices.pingedAt, sql`now() - make_interval(secs => ${seconds})`))))
-      .returning({ id: devices.id });
-    return claimed.length > 0;
+  async claimPings(claims: { deviceId: string; seconds: number }[]): Promise<boolean[]> {
+    if (!claims.length) return [];
+    const result = await this.db.execute<{ id: string }>(sql`
+      with due as (
+        select d.id from ${devices} d
+        join unnest(${sql.param(claims.map((c) => c.deviceId))}::uuid[], ${sql.param(claims.map((c) => c.seconds))}::integer[]) as v(id, secs) on d.id = v.id
+        where d.pinged_at is null or d.pinged_at < now() - make_interval(secs => v.secs)
+        order by d.id
+        for update of d
+      )
+      update ${devices} set pinged_at = now() from due where ${devices.id} = due.id
+      returning ${devices.id} as id`);
+    const claimed = new Set(result.rows.map((r) => r.id));
+    // A device asked twice in one batch is claimed once: for the first asking.
+    return claims.map((c) => claimed.delete(c.deviceId));
   }
 
   /** Latencies measured by pings, many devices' in one statement; only of devices still online, which it answers. */

@@ -16,6 +16,15 @@ import { TelemetryService, type TelemetryOptions } from './telemetry.service.js'
 import { InstallationKeys } from '../enrollment/installation-keys.js';
 import { createTestDatabase } from '../../testing/test-console.js';
 
+/** Counts the statements that claim pings. */
+class CountingClaims extends TelemetryRepository {
+  statements = 0;
+  override claimPings(claims: Parameters<TelemetryRepository['claimPings']>[0]) {
+    this.statements++;
+    return super.claimPings(claims);
+  }
+}
+
 /**
  * Heartbeats, load samples and online states are written in batches; the batching must not change
  * what they mean. On PostgreSQL when TEST_DATABASE_URL is set (as CI runs it), else on PGlite.
@@ -231,6 +240,30 @@ describe('telemetry batching', () => {
     expect(pings).toEqual(['A']);
     await a.flush(); // the latency is written with A's next heartbeats
     expect((await deviceRow(database.db, d.id)).latency).toBe(7);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it('claims the pings of many devices together, each once between two consoles', async () => {
+    // Two consoles just started (they have pinged nobody) are handed the heartbeats of 40 online
+    // devices, one pinged a minute ago: each other device is pinged once, by one of them.
+    const fleet = await Promise.all(Array.from({ length: 40 }, () => createDevice(database.db)));
+    await database.db.update(devices).set({ online: true }).where(inArray(devices.id, fleet.map((d) => d.id)));
+    await database.db.update(devices).set({ pingedAt: sql`now() - interval '1 minute'` }).where(eq(devices.id, fleet[0]!.id));
+    const pings: string[] = [];
+    const repo = new CountingClaims(database.db);
+    const consoleNamed = (name: string) =>
+      consoleWith({ connection: () => undefined, ping: async (id: string) => (pings.push(`${name} ${id}`), 7) } as unknown as MessageHub, { repo });
+    const [a, b] = [consoleNamed('A'), consoleNamed('B')];
+    const heartbeat = { kind: 'heartbeat' as const, payload: { time: new Date().toISOString() } };
+    await Promise.all(fleet.flatMap((d) => [a.handle('s', d.id, heartbeat), b.handle('s', d.id, heartbeat)]));
+    await waitFor(() => pings.length >= fleet.length - 1, 5000, 'the pings');
+    await new Promise((r) => setTimeout(r, 200));
+    const pinged = pings.map((p) => p.split(' ')[1]);
+    expect(new Set(pinged).size).toBe(pinged.length);
+    expect(pinged.sort()).toEqual(fleet.slice(1).map((d) => d.id).sort());
+    // A statement per console and batch, not one per heartbeat.
+    expect(repo.statements).toBeGreaterThanOrEqual(1);
+    expect(repo.statements).toBeLessThanOrEqual(4);
     await Promise.all([a.stop(), b.stop()]);
   });
 

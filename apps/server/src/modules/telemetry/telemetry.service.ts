@@ -72,6 +72,12 @@ export class TelemetryService implements DeviceTrafficHandler {
     waitMs: STATES_BATCH_WAIT_MS,
     write: (states) => this.writeStates(states),
   });
+  /** Pings due, claimed together: after a restart every heartbeat finds its device's ping due. */
+  private readonly pingClaims = new WriteBatch<{ deviceId: string; seconds: number }, boolean>({
+    max: STATES_BATCH_MAX,
+    waitMs: STATES_BATCH_WAIT_MS,
+    write: (claims) => this.o.repo.claimPings(claims),
+  });
   private samples: { deviceId: string; time: Date; systemLoad: number; heardAt: Date }[] = [];
   private flushing?: Promise<void>;
   private flushTimer?: NodeJS.Timeout;
@@ -92,6 +98,7 @@ export class TelemetryService implements DeviceTrafficHandler {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await this.states.flush();
+    await this.pingClaims.flush();
     await this.flush().catch(() => {});
   }
 
@@ -295,8 +302,8 @@ export class TelemetryService implements DeviceTrafficHandler {
     this.lastPing.set(deviceId, Date.now());
     // Consoles sharing the device's heartbeats each find a ping due: the database says which one sends it
     // (a ping forced by a new connection is always sent, and counts as the last).
-    this.o.repo
-      .claimPing(deviceId, force ? 0 : this.o.pingSeconds)
+    this.pingClaims
+      .add({ deviceId, seconds: force ? 0 : this.o.pingSeconds })
       .then((mine) => mine && this.ping(deviceId, serverId))
       .catch((err: Error) => this.o.log.debug({ deviceId, err: err.message }, 'ping failed'));
   }
