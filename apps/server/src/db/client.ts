@@ -105,10 +105,10 @@ async function openPostgres(url: string, log: NoticeLog): Promise<Database> {
 }
 
 /**
- * Connections for device traffic: the message hub's six handlers at once, the batches of states and
- * of heartbeats, and one for the silence sweep.
+ * Connections for device traffic: the message hub's six handlers at once, the batches of states, of
+ * ping claims and of heartbeats, and one for the silence sweep.
  */
-const TRAFFIC_CONNECTIONS = 9;
+const TRAFFIC_CONNECTIONS = 10;
 
 /** Connections that only hold advisory locks (periodic tasks, one device's enrollment at a time). */
 const LOCK_CONNECTIONS = 4;

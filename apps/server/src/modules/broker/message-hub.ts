@@ -45,7 +45,7 @@ const schemas: Record<DeviceMessage['kind'], z.ZodType> = {
   metrics: metricsPayloadSchema,
 };
 
-/** Device messages handled at once: within the database's traffic pool (its 9 connections), apart from the API's. */
+/** Device messages handled at once: within the database's traffic pool (its 10 connections), apart from the API's. */
 const HANDLER_CONCURRENCY = 6;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
