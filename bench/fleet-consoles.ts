@@ -282,6 +282,7 @@ try {
     const closesBefore = sum('closes');
     const restarted = performance.now();
     let away = 0;
+    let stopSeconds = 0;
     if (RESTART === 'broker') {
       await Promise.all(brokers.map((b) => b.stop()));
       await Promise.all(brokers.map((b) => b.start()));
@@ -291,6 +292,7 @@ try {
       goneBefore = { handled: gone.handled - before[0]!.telemetry.handled, dropped: gone.dropped - before[0]!.telemetry.dropped };
       sentBefore = sum('telemetry');
       await consoles[0]!.kill('SIGTERM');
+      stopSeconds = (performance.now() - restarted) / 1000;
       consoles[0] = await startConsoleProcess(envOf(0), nodeArgs);
       away = (performance.now() - restarted) / 1000;
       sentAway = sum('telemetry') - sentBefore;
@@ -315,7 +317,7 @@ try {
     restart.push(
       RESTART === 'broker'
         ? `Mosquitto restarted (all ${BROKERS}): the console's view ${whole}, fewest online meanwhile ${fewest}`
-        : `console 1 restarted: away ${away.toFixed(1)} s, its view ${whole}, fewest online meanwhile ${fewest}; agents that lost their connection meanwhile: ${sum('closes') - closesBefore}`,
+        : `console 1 restarted: away ${away.toFixed(1)} s (stopping ${stopSeconds.toFixed(1)} s, starting ${(away - stopSeconds).toFixed(1)} s), its view ${whole}, fewest online meanwhile ${fewest}; agents that lost their connection meanwhile: ${sum('closes') - closesBefore}`,
       `meanwhile: /api/health max ${max(probes.health).toFixed(0)} ms, a device page max ${max(probes.device).toFixed(0)} ms (p95 ${percentile(probes.device, 95).toFixed(0)} ms), requests that failed ${probers.reduce((n, p) => n + p.failed(), 0)}`,
       `console 1 meanwhile: event loop delay max ${seen.loopMs.toFixed(0)} ms, queries waiting for a connection max ${seen.apiWaiting} (API pool), ${seen.trafficWaiting} (traffic pool), device messages read and not handled max ${seen.backlog}`,
     );
