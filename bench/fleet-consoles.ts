@@ -113,30 +113,25 @@ endOnSignalsAndAfter(SECONDS + N / 10 + 900, shutdown, log);
 
 /**
  * Scrapes a console's metrics every second until stopped: the worst event-loop delay, queries
- * waiting for a pool connection, and backlog of device messages seen meanwhile.
+ * waiting for a pool connection, and backlog of device messages seen meanwhile (a console
+ * restarting answers nothing for a while).
  */
 function watchConsole(metricsPort: number) {
   const seen = { loopMs: 0, apiWaiting: 0, trafficWaiting: 0, backlog: 0 };
   const value = (text: string, name: string, labels = '') => Number(new RegExp(`^${name}${labels ? `\\{${labels}\\}` : ''} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      try {
-        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
-        seen.loopMs = Math.max(seen.loopMs, value(text, 'nodejs_eventloop_lag_max_seconds') * 1000);
-        seen.apiWaiting = Math.max(seen.apiWaiting, value(text, 'fleetlink_db_pool_connections', 'pool="api",state="waiting"'));
-        seen.trafficWaiting = Math.max(seen.trafficWaiting, value(text, 'fleetlink_db_pool_connections', 'pool="traffic",state="waiting"'));
-        seen.backlog = Math.max(seen.backlog, value(text, 'fleetlink_mqtt_backlog'));
-      } catch {
-        // A console restarting answers nothing for a while.
-      }
-      await sleep(1000);
-    }
-  })();
+  const scraper = everySecond({
+    base: `http://127.0.0.1:${metricsPort}`,
+    pathOf: () => '/metrics',
+    record: (_ms, text) => {
+      seen.loopMs = Math.max(seen.loopMs, value(text, 'nodejs_eventloop_lag_max_seconds') * 1000);
+      seen.apiWaiting = Math.max(seen.apiWaiting, value(text, 'fleetlink_db_pool_connections', 'pool="api",state="waiting"'));
+      seen.trafficWaiting = Math.max(seen.trafficWaiting, value(text, 'fleetlink_db_pool_connections', 'pool="traffic",state="waiting"'));
+      seen.backlog = Math.max(seen.backlog, value(text, 'fleetlink_mqtt_backlog'));
+    },
+  });
   return {
     async stop() {
-      running = false;
-      await done;
+      await scraper.stop();
       return seen;
     },
   };

@@ -183,20 +183,21 @@ export function tokenFor(consoleUrl: string, who: { email: string; password: str
 }
 
 /**
- * Asks `pathOf(i)` of `base` with `token()`, the i-th time, every second until stopped, each request
- * with a 10 s deadline: the time of each answer that is a 2xx goes to `record`, every other answer
- * and failure is counted.
+ * Asks `pathOf(i)` of `base` (with `token()` when given), the i-th time, every second until stopped,
+ * each request with a 10 s deadline: the time and body of each answer that is a 2xx go to `record`,
+ * every other answer and failure is counted.
  */
-export function everySecond(o: { base: string; pathOf: (i: number) => string; token: () => Promise<string>; record: (ms: number) => void }) {
+export function everySecond(o: { base: string; pathOf: (i: number) => string; token?: () => Promise<string>; record: (ms: number, body: string) => void }) {
   let running = true;
   let failed = 0;
   const done = (async () => {
     for (let i = 0; running; i++) {
       const started = performance.now();
       try {
-        const res = await fetch(`${o.base}${o.pathOf(i)}`, { headers: { authorization: `Bearer ${await o.token()}` }, signal: AbortSignal.timeout(10_000) });
-        await res.arrayBuffer();
-        if (res.ok) o.record(performance.now() - started);
+        const headers: Record<string, string> = o.token ? { authorization: `Bearer ${await o.token()}` } : {};
+        const res = await fetch(`${o.base}${o.pathOf(i)}`, { headers, signal: AbortSignal.timeout(10_000) });
+        const body = await res.text();
+        if (res.ok) o.record(performance.now() - started, body);
         else failed++;
       } catch {
         failed++;
