@@ -369,7 +369,7 @@ export class MessageHub {
     try {
       await provisionDevice(c, deviceId, password);
     } catch (err) {
-      throw new AppError(503, ErrorCode.Unavailable, `The device account could not be created on the message server: ${(err as Error).message}`);
+      throw accountChangeFailed('The device account could not be created on the message server', err);
     }
   }
 
@@ -386,7 +386,7 @@ export class MessageHub {
     try {
       await removeDevice(c, deviceId);
     } catch (err) {
-      throw new AppError(503, ErrorCode.Unavailable, `The device account could not be removed from the message server: ${(err as Error).message}`);
+      throw accountChangeFailed('The device account could not be removed from the message server', err);
     }
   }
 
@@ -416,8 +416,20 @@ interface PendingRequest {
   timer: NodeJS.Timeout;
 }
 
+const SERVER_UNREACHABLE = 'The message server is not reachable right now.';
+
 async function waitConnected(c: HubConnection, ms: number) {
   const until = Date.now() + ms;
   while (!c.connected && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-  if (!c.connected) throw new AppError(503, ErrorCode.Unavailable, 'The message server is not reachable right now.');
+  if (!c.connected) throw new AppError(503, ErrorCode.Unavailable, SERVER_UNREACHABLE);
+}
+
+/**
+ * A server that went away just as the change was sent is the same fault, for the person, as one
+ * already gone: whether the console had noticed yet is a matter of milliseconds, so it gets the
+ * same words. Any other refusal is named.
+ */
+function accountChangeFailed(what: string, err: unknown): AppError {
+  if (err instanceof ConnectionLostError) return new AppError(503, ErrorCode.Unavailable, SERVER_UNREACHABLE);
+  return new AppError(503, ErrorCode.Unavailable, `${what}: ${(err as Error).message}`);
 }
