@@ -43,7 +43,7 @@ import { createTestDatabase, freePort } from '../apps/server/src/testing/test-co
 import type { FleetCounters } from './fleet-agents.js';
 import { endOnSignalsAndAfter, enrollAll, everySecond, fleetSettings, log, startSimulators, stopChildren, tokenFor } from './fleet-support.js';
 import { percentile } from './percentile.js';
-import { machineSample, procSample } from './proc-sample.js';
+import { machineSample, procSample, schedSample } from './proc-sample.js';
 
 const CONSOLES = Math.max(1, Number(process.env.CONSOLES ?? 1));
 const BROKERS = Math.max(1, Number(process.env.FLEET_BROKERS ?? 1));
@@ -63,6 +63,8 @@ const MEMBER = { email: 'user@fleetlink.local', password: 'user' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
+const inSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const inMs = (ms: number) => `${ms.toFixed(0)} ms`;
 
 const bin = process.env.MOSQUITTO_BIN ?? mosquittoBin();
 if (!bin || !process.env.TEST_DATABASE_URL) {
@@ -114,16 +116,34 @@ endOnSignalsAndAfter(SECONDS + N / 10 + 900, shutdown, log);
 /**
  * Scrapes a console's metrics every second until stopped: the worst event-loop delay, queries
  * waiting for a pool connection, and backlog of device messages seen meanwhile (a console
- * restarting answers nothing for a while).
+ * restarting answers nothing for a while). Beside them, from the same seconds, what its JavaScript
+ * thread did: ran, waited for a CPU (the machine busy with others), or collected garbage, in all
+ * and in the second its event loop was latest; so a late loop is told to be starved or busy.
  */
-function watchConsole(metricsPort: number) {
+function watchConsole(metricsPort: number, pidOf: () => number) {
   const seen = { loopMs: 0, apiWaiting: 0, trafficWaiting: 0, backlog: 0 };
+  const thread = { runMs: 0, waitMs: 0, gcMs: 0, worst: { loopMs: 0, runMs: 0, waitMs: 0, gcMs: 0 } };
   const value = (text: string, name: string, labels = '') => Number(new RegExp(`^${name}${labels ? `\\{${labels}\\}` : ''} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  // Every kind of collection (minor, major, incremental, weak callbacks) adds to the thread's pause.
+  const gcMsOf = (text: string) => [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{kind="[^"]*"\} (\S+)$/gm)].reduce((a, m) => a + Number(m[1]) * 1000, 0);
+  // A restarted console is another process: its counters start again, so a second across the restart is not counted.
+  let last: { pid: number; runMs: number; waitMs: number; gcMs: number } | undefined;
   const scraper = everySecond({
     base: `http://127.0.0.1:${metricsPort}`,
     pathOf: () => '/metrics',
     record: (_ms, text) => {
-      seen.loopMs = Math.max(seen.loopMs, value(text, 'nodejs_eventloop_lag_max_seconds') * 1000);
+      const loopMs = value(text, 'nodejs_eventloop_lag_max_seconds') * 1000;
+      const pid = pidOf();
+      const now = { pid, ...schedSample(pid), gcMs: gcMsOf(text) };
+      if (last?.pid === pid) {
+        const d = { runMs: now.runMs - last.runMs, waitMs: now.waitMs - last.waitMs, gcMs: Math.max(0, now.gcMs - last.gcMs) };
+        thread.runMs += d.runMs;
+        thread.waitMs += d.waitMs;
+        thread.gcMs += d.gcMs;
+        if (loopMs >= thread.worst.loopMs) thread.worst = { loopMs, ...d };
+      }
+      last = now;
+      seen.loopMs = Math.max(seen.loopMs, loopMs);
       seen.apiWaiting = Math.max(seen.apiWaiting, value(text, 'fleetlink_db_pool_connections', 'pool="api",state="waiting"'));
       seen.trafficWaiting = Math.max(seen.trafficWaiting, value(text, 'fleetlink_db_pool_connections', 'pool="traffic",state="waiting"'));
       seen.backlog = Math.max(seen.backlog, value(text, 'fleetlink_mqtt_backlog'));
@@ -132,7 +152,7 @@ function watchConsole(metricsPort: number) {
   return {
     async stop() {
       await scraper.stop();
-      return seen;
+      return { ...seen, thread };
     },
   };
 }
@@ -269,7 +289,7 @@ try {
     phase = `${RESTART} restart`;
     searches[phase] = [];
     const probes = { health: [] as number[], device: [] as number[] };
-    const inside = watchConsole(metricsPorts[0]!);
+    const inside = watchConsole(metricsPorts[0]!, () => consoles[0]!.child.pid!);
     const probers = [
       everySecond({ base: first, pathOf: () => '/api/health', token: memberToken, record: (ms) => probes.health.push(ms) }),
       everySecond({ base: first, pathOf: (i) => `/api/device/${enrolled[i % enrolled.length]!.id}`, token: memberToken, record: (ms) => probes.device.push(ms) }),
@@ -315,6 +335,7 @@ try {
         : `console 1 restarted: away ${away.toFixed(1)} s (stopping ${stopSeconds.toFixed(1)} s, starting ${(away - stopSeconds).toFixed(1)} s), its view ${whole}, fewest online meanwhile ${fewest}; agents that lost their connection meanwhile: ${sum('closes') - closesBefore}`,
       `meanwhile: /api/health max ${max(probes.health).toFixed(0)} ms, a device page max ${max(probes.device).toFixed(0)} ms (p95 ${percentile(probes.device, 95).toFixed(0)} ms), requests that failed ${probers.reduce((n, p) => n + p.failed(), 0)}`,
       `console 1 meanwhile: event loop delay max ${seen.loopMs.toFixed(0)} ms, queries waiting for a connection max ${seen.apiWaiting} (API pool), ${seen.trafficWaiting} (traffic pool), device messages read and not handled max ${seen.backlog}`,
+      `console 1's JavaScript thread meanwhile: ran ${inSeconds(seen.thread.runMs)}, waited for a CPU ${inSeconds(seen.thread.waitMs)}, collected garbage ${inSeconds(seen.thread.gcMs)}; in the second its event loop was latest (${inMs(seen.thread.worst.loopMs)}): ran ${inMs(seen.thread.worst.runMs)}, waited ${inMs(seen.thread.worst.waitMs)}, collected garbage ${inMs(seen.thread.worst.gcMs)}`,
     );
   }
   await searcher.stop();

@@ -13,6 +13,20 @@ export function procSample(pid: number): { cpuMs: number; rssMb: number } {
 }
 
 /**
+ * Milliseconds a process's main thread (for Node, the JavaScript thread) has run on a CPU and has
+ * waited, runnable, for one (from /proc/<pid>/schedstat, Linux): an event loop that is late while
+ * its thread waited tells a starved process from a busy one. Zeros once it is gone.
+ */
+export function schedSample(pid: number): { runMs: number; waitMs: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return { runMs: run! / 1e6, waitMs: wait! / 1e6 };
+  } catch {
+    return { runMs: 0, waitMs: 0 };
+  }
+}
+
+/**
  * The whole machine's busy and total CPU time in milliseconds, all cores (from /proc/stat): what
  * the console shares the machine with (PostgreSQL, Mosquitto, the simulated fleet) shows in it.
  */
