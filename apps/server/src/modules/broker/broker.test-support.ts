@@ -219,9 +219,10 @@ export interface MosquittoProcess {
 
 /**
  * Our own Mosquitto with the project's configuration (deploy/mosquitto) on a free port, and a
- * dynamic-security file made by `mosquitto_ctrl dynsec init`; never the system's broker.
+ * dynamic-security file made by `mosquitto_ctrl dynsec init`; never the system's broker. `nice`:
+ * its scheduling priority, at each start (bench/fleet-consoles.ts, FLEET_BROKER_NICE).
  */
-export async function startMosquitto(bin: string, port: number): Promise<MosquittoProcess> {
+export async function startMosquitto(bin: string, port: number, opts: { nice?: number } = {}): Promise<MosquittoProcess> {
   const dir = tempDir('fleetlink-mosquitto-');
   const admin = { username: 'fleetlink-admin', password: randomBytes(12).toString('hex') };
   const dynsecFile = path.join(dir, 'dynamic-security.json');
@@ -246,6 +247,7 @@ export async function startMosquitto(bin: string, port: number): Promise<Mosquit
     async start() {
       log = '';
       child = spawn(bin, ['-c', confFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+      if (opts.nice && child.pid) os.setPriority(child.pid, opts.nice);
       child.stdout!.on('data', (d) => (log += d));
       child.stderr!.on('data', (d) => (log += d));
       await waitFor(async () => child!.exitCode !== null || (await portOpen(port)), 5000, 'mosquitto to start');
