@@ -79,14 +79,13 @@ function startAgent(d: FleetPlan['devices'][number], i: number) {
   let unacked = 0;
   const publish = (topic: string, payload: unknown, retain = false, reply = false) => {
     if (!client.connected) return;
-    if (reply) client.publish(topic, JSON.stringify(payload), { qos: 1, retain });
-    else {
+    // Telemetry's callback runs once the message server acknowledged it, on this connection or after a resend.
+    client.publish(topic, JSON.stringify(payload), { qos: 1, retain }, reply ? undefined : () => unacked--);
+    counters.published++;
+    if (!reply) {
       unacked++;
-      // Called once the message server acknowledged it, on this connection or after a resend.
-      client.publish(topic, JSON.stringify(payload), { qos: 1, retain }, () => unacked--);
       counters.telemetry++;
     }
-    counters.published++;
   };
   client.on('connect', () => {
     counters.connects++;
