@@ -7,7 +7,7 @@
 // with no script at all, in the same browser and the same run: the best score this machine gives.
 // Prints the scores, the paint times and the bytes sent by type (the reports are kept in .tmp/lighthouse); exits 1 when a target is missed
 // (mobile performance >= 90, LCP < 2.5 s, JavaScript <= 170 kB and CSS <= 40 kB as sent).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,8 +20,8 @@ import { user } from '../e2e/support/accounts.js';
 import { CHROMIUM_PATH } from '../e2e/support/browser.js';
 import { signInAtProvider } from '../e2e/support/login.js';
 import { startStack } from '../e2e/support/stack.js';
+import { runLighthouse } from './lighthouse-run.js';
 
-const LIGHTHOUSE = 'lighthouse@12.2.3';
 const TARGET = { mobileScore: 90, lcpMs: 2500, jsBytes: 170_000, cssBytes: 40_000 };
 const DEVICES = 12;
 /** Runs of each page and preset (LIGHTHOUSE_RUNS, default 3): the median is reported. */
@@ -46,52 +46,29 @@ interface Figures {
 
 interface LighthouseReport {
   finalDisplayedUrl: string;
-  runtimeError?: { message: string };
   categories: { performance: { score: number | null } };
   audits: Record<string, { numericValue?: number; details?: { items?: { resourceType?: string; transferSize?: number }[] } }>;
 }
 
-function runLighthouse(url: string, port: number, preset: 'mobile' | 'desktop', reportFile: string): Promise<Figures> {
-  const args = [
-    '--yes',
-    LIGHTHOUSE,
-    url,
-    `--port=${port}`,
-    // Cookies kept (the provider's session: signed in); the cache is emptied before each run instead.
-    '--disable-storage-reset',
-    '--only-categories=performance',
-    '--output=json',
-    '--output-path=stdout',
-    '--quiet',
-    ...(preset === 'desktop' ? ['--preset=desktop'] : []),
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    const out: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`lighthouse ended with ${code}`));
-      writeFileSync(reportFile, Buffer.concat(out));
-      const lhr = JSON.parse(Buffer.concat(out).toString()) as LighthouseReport;
-      if (lhr.runtimeError) return reject(new Error(`lighthouse: ${lhr.runtimeError.message}`));
-      const items = lhr.audits['network-requests']?.details?.items ?? [];
-      const bytes = (type?: string) => items.filter((i) => !type || i.resourceType === type).reduce((s, i) => s + (i.transferSize ?? 0), 0);
-      const value = (audit: string) => lhr.audits[audit]?.numericValue ?? NaN;
-      resolve({
-        score: Math.round((lhr.categories.performance.score ?? 0) * 100),
-        fcpMs: value('first-contentful-paint'),
-        lcpMs: value('largest-contentful-paint'),
-        tbtMs: value('total-blocking-time'),
-        cls: value('cumulative-layout-shift'),
-        jsBytes: bytes('Script'),
-        cssBytes: bytes('Stylesheet'),
-        totalBytes: bytes(),
-        requests: items.length,
-        finalUrl: lhr.finalDisplayedUrl,
-      });
-    });
-  });
+async function measure(url: string, port: number, preset: 'mobile' | 'desktop', reportFile: string): Promise<Figures> {
+  const { report, raw } = await runLighthouse(url, port, ['--only-categories=performance', ...(preset === 'desktop' ? ['--preset=desktop'] : [])]);
+  writeFileSync(reportFile, raw);
+  const lhr = report as LighthouseReport;
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  const bytes = (type?: string) => items.filter((i) => !type || i.resourceType === type).reduce((s, i) => s + (i.transferSize ?? 0), 0);
+  const value = (audit: string) => lhr.audits[audit]?.numericValue ?? NaN;
+  return {
+    score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+    fcpMs: value('first-contentful-paint'),
+    lcpMs: value('largest-contentful-paint'),
+    tbtMs: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    jsBytes: bytes('Script'),
+    cssBytes: bytes('Stylesheet'),
+    totalBytes: bytes(),
+    requests: items.length,
+    finalUrl: lhr.finalDisplayedUrl,
+  };
 }
 
 /** The reference: the same table as static HTML from a bare Node server, no script, no stylesheet file. */
@@ -149,7 +126,7 @@ async function main() {
           // A first visit: nothing in the HTTP cache, the provider's session cookie kept.
           await cdp.send('Network.clearBrowserCache');
           const report = path.join(REPORTS, `${name.replace(/[^a-z0-9]+/gi, '-')}-${run}.json`);
-          runs.push(await runLighthouse(url, port, preset, report));
+          runs.push(await measure(url, port, preset, report));
         }
         const figures = [...runs].sort((a, b) => a.score - b.score || b.lcpMs - a.lcpMs)[Math.floor(RUNS / 2)]!;
         results.push({ name, figures });

@@ -6,7 +6,7 @@ import { startTestConsole, type TestConsole } from '../testing/test-console.js';
 import { passwordLogin } from './password-login.js';
 import { delayAfter, SignInLimits, waitText } from './sign-in-limits.js';
 
-const alertOf = (html: string) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
+const alertOf = (html: string) => /<p class="error"[^>]* role="alert">([^<]*)<\/p>/.exec(html)?.[1];
 
 describe('the waits after failed sign-ins', () => {
   it('costs nothing for the free failures, then doubles up to the maximum', () => {

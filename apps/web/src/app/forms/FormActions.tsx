@@ -1,4 +1,5 @@
 import { Button, Group, type GroupProps } from '@mantine/core';
+import { BusyButton } from './BusyButton';
 
 interface FormActionsProps {
   onCancel: () => void;
@@ -14,9 +15,9 @@ export function FormActions({ onCancel, saving, submitLabel, justify }: FormActi
       <Button variant="default" onClick={onCancel}>
         Cancel
       </Button>
-      <Button type="submit" loading={saving}>
+      <BusyButton type="submit" busy={saving}>
         {submitLabel}
-      </Button>
+      </BusyButton>
     </Group>
   );
 }

@@ -25,15 +25,18 @@ export function ProfileMenu() {
       width={260}
     >
       <Menu.Target>
-        <UnstyledButton aria-label="Profile" data-testid="profile-menu">
+        {/* Named by its text, "Profile: {name}", not by an aria-label: the visible name is then part
+            of it (WCAG 2.5.3), and the initials, which only repeat the name, are not read out. */}
+        <UnstyledButton data-testid="profile-menu">
           <Group gap={8} wrap="nowrap">
-            <Avatar color="indigo" radius="xl" size={32}>
+            <Avatar color="indigo" radius="xl" size={32} aria-hidden>
               {initials(name)}
             </Avatar>
-            <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>
+            <span className="visually-hidden">Profile: {name}</span>
+            <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180} aria-hidden>
               {name}
             </Text>
-            <IconChevronDown size={14} />
+            <IconChevronDown size={14} aria-hidden />
           </Group>
         </UnstyledButton>
       </Menu.Target>

@@ -1,12 +1,13 @@
-import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { PageTitle } from '../a11y/PageTitle';
 
 /** A page that crashed while rendering; the rest of the console keeps working. */
 export function RouteErrorPage({ error }: { error: unknown }) {
   console.error(error);
   return (
     <Stack maw={640} mx="auto" py="xl">
-      <Title order={2}>This page failed to load</Title>
+      <PageTitle title="This page failed to load" size="h2" />
       <Alert color="red" title="Unexpected error">
         <Text size="sm">{error instanceof Error ? error.message : 'Something went wrong. Please try again.'}</Text>
       </Alert>

@@ -14,10 +14,12 @@ interface StartupErrorProps {
  */
 export function StartupError({ summary, detail, actionLabel = 'Try again', onAction }: StartupErrorProps) {
   return (
-    <Center mih="100vh" p="md">
+    <Center component="main" mih="100vh" p="md">
       <Paper withBorder shadow="sm" p="xl" maw={520} w="100%">
         <Stack gap="md">
-          <Title order={2}>Fleetlink could not start</Title>
+          <Title order={1} size="h2">
+            Fleetlink could not start
+          </Title>
           <Alert color="red" icon={<IconPlugConnectedX size={20} />} title={summary}>
             <Text size="sm">Sign-in is not available right now. Please try again in a moment.</Text>
           </Alert>

@@ -18,3 +18,9 @@ export function isTabActive(tab: Pick<TabEntry, 'routerLink' | 'exact'>, pathnam
   if (path === link) return true;
   return !tab.exact && path.startsWith(link === '/' ? '/' : `${link}/`);
 }
+
+/** A tabbed page's document title: the open tab's label, then the page's own ("Storage — kiosk-7"). */
+export function tabbedTitle(tabs: readonly TabEntry[], pathname: string, page: string): string {
+  const open = tabs.find((tab) => isTabActive(tab, pathname));
+  return open ? `${open.label} — ${page}` : page;
+}

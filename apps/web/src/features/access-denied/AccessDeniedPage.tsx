@@ -1,6 +1,7 @@
-import { Anchor, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** Shown in place of a page the user lacks a role for (the URL keeps what they asked for). */
 export function AccessDeniedPage() {
@@ -10,11 +11,11 @@ export function AccessDeniedPage() {
         <ThemeIcon size={48} radius="xl" color="red" variant="light">
           <IconLock size={26} />
         </ThemeIcon>
-        <Title order={1}>Unauthorised</Title>
+        <PageTitle title="Unauthorised" />
         <Text>Sorry, you do not have the necessary authorization to access this content.</Text>
         <Text size="sm" c="dimmed">
           If you think you should have access, please{' '}
-          <Anchor component={Link} to="/contact" size="sm">
+          <Anchor component={Link} to="/contact" size="sm" underline="always">
             contact us
           </Anchor>
           .

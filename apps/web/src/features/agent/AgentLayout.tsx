@@ -1,8 +1,9 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { IconPackage, IconRocket } from '@tabler/icons-react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { TabBar } from '../../app/tab-bar/TabBar';
-import type { TabEntry } from '../../app/tab-bar/tab-entry';
+import { tabbedTitle, type TabEntry } from '../../app/tab-bar/tab-entry';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 const tabs: TabEntry[] = [
   { routerLink: '/agent/bundles', label: 'Bundles', icon: IconPackage },
@@ -11,9 +12,12 @@ const tabs: TabEntry[] = [
 
 /** /agent/bundles and /agent/releases: the title and the two tabs around them. */
 export function AgentLayout() {
+  const { pathname } = useLocation();
   return (
     <Stack>
-      <Title order={2}>Bundles and Releases</Title>
+      <PageTitle title={tabbedTitle(tabs, pathname, 'Bundles and Releases')} size="h2">
+        Bundles and Releases
+      </PageTitle>
       <TabBar tabs={tabs} label="Agent sections" />
       <Outlet />
     </Stack>

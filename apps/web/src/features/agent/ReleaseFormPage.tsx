@@ -7,6 +7,7 @@ import { ApiRequestError } from '../../app/api/api-error';
 import { FormActions } from '../../app/forms/FormActions';
 import { useBundleNames, useBundleVersions, useCreateRelease } from './release-api';
 import { RolloutFields } from './RolloutFields';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 type ReleaseFormState = typeof releaseFormDefaults;
 
@@ -30,15 +31,15 @@ export function ReleaseFormPage() {
   return (
     <form noValidate onSubmit={form.onSubmit(submit)}>
       <Stack maw={720}>
-        <Title order={2}>Create a new release</Title>
+        <PageTitle title="Create a new release" size="h2" />
         <Alert variant="light" icon={<IconInfoCircle size={18} />}>
           {RELEASE_HINT}
         </Alert>
         <Group grow align="flex-start">
-          <TextInput label="Version" withAsterisk maxLength={VERSION_MAX} placeholder="1.2.3" {...form.getInputProps('version')} />
+          <TextInput label="Version" required maxLength={VERSION_MAX} placeholder="1.2.3" {...form.getInputProps('version')} />
           <Select
             label="Branch"
-            withAsterisk
+            required
             data={branchOptions}
             allowDeselect={false}
             {...form.getInputProps('branch')}
@@ -47,7 +48,7 @@ export function ReleaseFormPage() {
         </Group>
         <Textarea label="Notes" autosize minRows={2} maxLength={RELEASE_NOTES_MAX} {...form.getInputProps('notes')} />
         <Stack gap="xs">
-          <Title order={4}>Bundles</Title>
+          <Title order={2} size="h4">Bundles</Title>
           {form.values.bundles.map((_, i) => (
             <BundleRow key={form.key(`bundles.${i}`)} form={form} index={i} names={nameOptions} />
           ))}
@@ -74,7 +75,6 @@ const useReleaseForm = () =>
       rollout: { ...releaseFormDefaults.rollout, waves: releaseFormDefaults.rollout.waves.map((w) => ({ ...w })) },
     },
     validate: schemaResolver(releaseFormSchema, { sync: true }),
-    validateInputOnBlur: true,
     // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).
     validateInputOnChange: true,
   });
@@ -88,7 +88,7 @@ function BundleRow({ form, index, names }: { form: ReleaseFormApi; index: number
     <Group align="flex-start" wrap="nowrap" data-testid="release-bundle-row">
       <Select
         label="Name"
-        withAsterisk
+        required
         searchable
         data={names}
         style={{ flex: 1 }}
@@ -101,7 +101,7 @@ function BundleRow({ form, index, names }: { form: ReleaseFormApi; index: number
       />
       <Select
         label="Version"
-        withAsterisk
+        required
         data={versions.data ?? []}
         disabled={!name}
         style={{ flex: 1 }}

@@ -26,7 +26,7 @@ export function RolloutFields<T extends { rollout: RolloutForm }>({ form }: { fo
   const waveError = f.errors['rollout.waves'];
   return (
     <Stack gap="xs" data-testid="rollout-fields">
-      <Title order={4}>Rollout</Title>
+      <Title order={2} size="h4">Rollout</Title>
       <SegmentedControl
         aria-label="Rollout"
         value={r.mode}

@@ -92,7 +92,7 @@ export function AlertRuleModal({ scope, rule, opened, onClose, onSaved }: { scop
     mode: 'controlled',
     initialValues: valuesOf(rule, realm),
     validate: { name: (name) => alertRuleFormSchema.shape.name.safeParse(name).error?.issues[0]?.message ?? null },
-    validateInputOnBlur: true,
+    validateInputOnChange: true,
   });
   const kinds = alertConditionKinds.filter((k) => REALM_CONDITIONS.includes(k) === realm);
   const submit = (values: RuleValues) =>
@@ -114,7 +114,7 @@ export function AlertRuleModal({ scope, rule, opened, onClose, onSaved }: { scop
     <Modal opened={opened} onClose={onClose} title={rule ? `Edit alert rule ${rule.name}` : 'New alert rule'} size="lg">
       <form noValidate onSubmit={form.onSubmit(submit)} aria-label={rule ? 'Edit alert rule' : 'New alert rule'}>
         <Stack gap="sm">
-          <TextInput label="Name" withAsterisk maxLength={alertLimits.name} data-autofocus {...form.getInputProps('name')} />
+          <TextInput label="Name" required maxLength={alertLimits.name} data-autofocus {...form.getInputProps('name')} />
           <Select label="When" allowDeselect={false} data={kinds.map((k) => ({ value: k, label: alertConditionLabels[k] }))} {...form.getInputProps('kind')} />
           {kind === 'DEVICE_OFFLINE' ? (
             <NumberInput

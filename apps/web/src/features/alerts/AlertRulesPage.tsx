@@ -1,5 +1,5 @@
 import type { AlertRule, AlertRuleSaved } from '@fleetlink/contract';
-import { Badge, Button, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { IconBellPlus, IconEdit, IconSend, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useParams } from 'react-router';
@@ -9,6 +9,8 @@ import { channelsText, conditionText, devicesText } from './alert-text';
 import { AlertRuleModal } from './AlertRuleModal';
 import { useAlertRules, useDeleteAlertRule, useTestAlertRule, type AlertScope } from './alerts-api';
 import { DeliveriesModal } from './DeliveriesModal';
+import { PageTitle } from '../../app/a11y/PageTitle';
+import { TableScroller } from '../../app/tables/TableScroller';
 
 /** A new webhook's signing secret, this once: receivers check `Fleetlink-Signature` with it. */
 function NewSecret({ saved, onDone }: { saved: AlertRuleSaved; onDone: () => void }) {
@@ -100,14 +102,16 @@ export function AlertRulesView({ scope }: { scope: AlertScope }) {
       {saved?.webhookSecret ? <NewSecret saved={saved} onDone={() => setSaved(null)} /> : null}
       {rules.data && !items.length ? <Text c="dimmed">No alert rules yet.</Text> : null}
       {items.length ? (
-        <Table.ScrollContainer minWidth={800}>
+        <TableScroller label="Alert rules" minWidth={800}>
           <Table verticalSpacing="sm" aria-label="Alert rules">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>When</Table.Th>
                 <Table.Th>Tell</Table.Th>
-                <Table.Th aria-label="Actions" />
+                <Table.Th>
+              <span className="visually-hidden">Actions</span>
+            </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -116,7 +120,7 @@ export function AlertRulesView({ scope }: { scope: AlertScope }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroller>
       ) : null}
       {editing ? (
         <AlertRuleModal
@@ -143,7 +147,7 @@ export function OrganizationAlertsPage() {
 export function RealmAlertsPage() {
   return (
     <Stack>
-      <Title order={2}>Alerts</Title>
+      <PageTitle title="Alerts" size="h2" />
       <AlertRulesView scope={null} />
     </Stack>
   );

@@ -2,8 +2,9 @@ import type { AlertRule } from '@fleetlink/contract';
 import { Modal, Table, Text } from '@mantine/core';
 import { formatDayMonthTime } from '../../app/format/date-format';
 import { useDeliveries, type AlertScope } from './alerts-api';
+import { TableScroller } from '../../app/tables/TableScroller';
 
-const stateColor = { PENDING: 'yellow.8', DELIVERED: 'teal.8', FAILED: 'red.8' } as const;
+const stateColor = { PENDING: 'yellow', DELIVERED: 'teal', FAILED: 'red' } as const;
 
 /** A rule's delivery log: each event's delivery to its webhook and mail addresses, how it went, and when it is tried again. */
 export function DeliveriesModal({ scope, rule, onClose }: { scope: AlertScope; rule: AlertRule; onClose: () => void }) {
@@ -13,7 +14,7 @@ export function DeliveriesModal({ scope, rule, onClose }: { scope: AlertScope; r
     <Modal opened onClose={onClose} title={`Deliveries of ${rule.name}`} size="80rem">
       {deliveries.data && !items.length ? <Text c="dimmed">Nothing was sent yet.</Text> : null}
       {items.length ? (
-        <Table.ScrollContainer minWidth={900}>
+        <TableScroller label="Deliveries" minWidth={900}>
           <Table verticalSpacing="xs" aria-label="Deliveries" data-testid="alert-deliveries">
             <Table.Thead>
               <Table.Tr>
@@ -46,7 +47,7 @@ export function DeliveriesModal({ scope, rule, onClose }: { scope: AlertScope; r
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroller>
       ) : null}
     </Modal>
   );

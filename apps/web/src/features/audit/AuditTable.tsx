@@ -2,6 +2,7 @@ import { auditKindLabels, type AuditEntry } from '@fleetlink/contract';
 import { Badge, Stack, Table, Text } from '@mantine/core';
 import { formatDateTime } from '../../app/format/date-format';
 import { describeDetails } from './audit-details';
+import { TableScroller } from '../../app/tables/TableScroller';
 
 function Target({ entry }: { entry: AuditEntry }) {
   const { device, organization } = entry;
@@ -35,7 +36,7 @@ function Outcome({ entry }: { entry: AuditEntry }) {
 /** Entries newest first; everything a device or a person typed is rendered as text. */
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <TableScroller label="Audit entries" minWidth={900}>
       <Table verticalSpacing="xs" striped aria-label="Audit entries">
         <Table.Thead>
           <Table.Tr>
@@ -85,6 +86,6 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroller>
   );
 }

@@ -59,7 +59,7 @@ export function CaptchaField({ onChange, error, round }: CaptchaFieldProps) {
       label="CAPTCHA"
       // The widget has its own labelled checkbox; a <label for> would point at no field of the page.
       labelElement="div"
-      withAsterisk
+      required
       error={loaded === 'failed' ? 'The CAPTCHA could not be loaded: reload the page to try again.' : error}
       data-testid="captcha"
     >

@@ -45,7 +45,7 @@ export function ContactMessagesCard() {
     <Card withBorder radius="md">
       <Stack>
         <Group justify="space-between">
-          <Title order={3}>Contact messages</Title>
+          <Title order={2} size="h3">Contact messages</Title>
           {list && list.total > list.items.length ? (
             <Text size="sm" c="dimmed">
               The newest {list.items.length} of {list.total}

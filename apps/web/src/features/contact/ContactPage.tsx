@@ -9,6 +9,7 @@ import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { useSession } from '../../app/auth/useSession';
 import { CaptchaField } from './CaptchaField';
 import { useSendContactMessage } from './contact-api';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /**
  * /contact (SPEC §2; a sign-in is all it needs): Name, Email (the user's own, prefilled), Message and
@@ -26,7 +27,6 @@ export function ContactPage() {
     mode: 'controlled',
     initialValues: blank,
     validate: schemaResolver(contactFormSchema, { sync: true }),
-    validateInputOnBlur: true,
     // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).
     validateInputOnChange: true,
   });
@@ -54,7 +54,7 @@ export function ContactPage() {
   return (
     <Stack maw={640}>
       <AppBreadcrumbs items={[{ label: 'Contact' }]} />
-      <Title order={2}>Contact</Title>
+      <PageTitle title="Contact" size="h2" />
       {sent ? (
         <Paper withBorder p="xl" data-testid="message-sent">
           <Stack align="flex-start">
@@ -62,7 +62,7 @@ export function ContactPage() {
               <ThemeIcon color="green" variant="light" radius="xl" size="lg">
                 <IconCircleCheck size={22} />
               </ThemeIcon>
-              <Title order={3}>Message sent</Title>
+              <Title order={2} size="h3">Message sent</Title>
             </Group>
             <Text>Thank you: your message has reached us, and we will answer at {form.values.email}.</Text>
             <Anchor component="button" type="button" onClick={another}>
@@ -76,9 +76,9 @@ export function ContactPage() {
             <Text c="dimmed" size="sm">
               A question, a problem, or access you think you should have: write to the people who run this console.
             </Text>
-            <TextInput label="Name" withAsterisk maxLength={contactLimits.name} autoComplete="name" {...form.getInputProps('name')} />
-            <TextInput label="Email" withAsterisk type="email" maxLength={contactLimits.email} autoComplete="email" {...form.getInputProps('email')} />
-            <Textarea label="Message" withAsterisk autosize minRows={5} maxLength={contactLimits.message} {...form.getInputProps('message')} />
+            <TextInput label="Name" required maxLength={contactLimits.name} autoComplete="name" {...form.getInputProps('name')} />
+            <TextInput label="Email" required type="email" maxLength={contactLimits.email} autoComplete="email" {...form.getInputProps('email')} />
+            <Textarea label="Message" required autosize minRows={5} maxLength={contactLimits.message} {...form.getInputProps('message')} />
             <CaptchaField round={round} error={form.errors.captcha as string | undefined} onChange={(payload) => form.setFieldValue('captcha', payload)} />
             <Group justify="flex-end">
               <Button type="submit" loading={send.isPending}>

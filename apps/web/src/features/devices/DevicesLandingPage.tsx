@@ -6,6 +6,7 @@ import { shortId } from '../../app/format/entity-label';
 import { DeviceStatusIcon } from './DeviceStatusIcon';
 import { useRecentDevicesNow } from './recent/useRecentDevicesNow';
 import { DeviceSearchBox } from './search/DeviceSearchBox';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** /devices: the search box and the recently opened devices. */
 export function DevicesLandingPage() {
@@ -13,7 +14,7 @@ export function DevicesLandingPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Devices</Title>
+        <PageTitle title="Devices" size="h2" />
         <Group gap="xs">
           <Button component={Link} to="/devices/search" variant="default" leftSection={<IconSearch size={16} />}>
             Find devices
@@ -24,7 +25,7 @@ export function DevicesLandingPage() {
         </Group>
       </Group>
       <DeviceSearchBox />
-      <Title order={3} size="h4">
+      <Title order={2} size="h4">
         Recent devices
       </Title>
       {devices.length ? (

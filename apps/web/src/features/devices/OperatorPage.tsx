@@ -1,9 +1,10 @@
-import { Button, Card, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { ContactMessagesCard } from '../contact/ContactMessagesCard';
 import { CreateInvoicesCard } from '../invoices/CreateInvoicesCard';
 import { useReindexDevices } from './device-api';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /**
  * /operator (realm ADMIN): rebuild the device search index, create the month's invoices, and read
@@ -14,7 +15,7 @@ export function OperatorPage() {
   return (
     <Stack maw={720}>
       <AppBreadcrumbs items={[{ label: 'Rebuild index' }]} />
-      <Title order={2}>Operator</Title>
+      <PageTitle title="Operator" size="h2" />
       <Card withBorder radius="md">
         <Stack align="flex-start">
           <Text size="sm" c="dimmed">

@@ -23,7 +23,7 @@ export function FeatureCard({ title, description, icon, links }: FeatureCardProp
           <ThemeIcon size={40} radius="md" variant="light">
             {icon}
           </ThemeIcon>
-          <Title order={3}>{title}</Title>
+          <Title order={2} size="h3">{title}</Title>
         </Group>
         <Text size="sm" c="dimmed" style={{ flex: 1 }}>
           {description}

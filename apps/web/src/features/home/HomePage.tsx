@@ -1,8 +1,9 @@
 import { RealmRole } from '@fleetlink/contract';
-import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconBuilding, IconDevices, IconSettings } from '@tabler/icons-react';
 import { useSession } from '../../app/auth/useSession';
 import { FeatureCard } from './FeatureCard';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** Home: the areas of the console this user can work in. */
 export function HomePage() {
@@ -12,7 +13,7 @@ export function HomePage() {
   return (
     <Stack gap="xl">
       <Stack gap={4}>
-        <Title order={1}>{firstName ? `Welcome, ${firstName}` : 'Welcome to Fleetlink'}</Title>
+        <PageTitle title="Home">{firstName ? `Welcome, ${firstName}` : 'Welcome to Fleetlink'}</PageTitle>
         <Text c="dimmed">Register, monitor and manage the devices that run the Fleetlink agent.</Text>
       </Stack>
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">

@@ -1,5 +1,5 @@
 import { jobResultStateLabels, jobResultStates, type Job, type JobResultState, type JobRun } from '@fleetlink/contract';
-import { Alert, Badge, Button, Center, Group, Loader, Modal, Select, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Center, Group, Loader, Modal, Select, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconPlayerStop, IconRepeat } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -10,6 +10,7 @@ import { NotFoundPage } from '../not-found/NotFoundPage';
 import { JobResultOutputModal } from './JobResultOutputModal';
 import { jobTitle, scheduleText, stateColor } from './job-text';
 import { useCancelJob, useExportJobResults, useJob, useJobResults, useRerunFailed } from './jobs-api';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /**
  * /jobs/{id} (issue 64): a job, the counts of its run by state (kept current by live updates), and
@@ -53,9 +54,7 @@ function JobHeader({ job, run }: { job: Job; run: JobRun | undefined }) {
       <Group justify="space-between" align="flex-start">
         <Stack gap={2}>
           <Group gap="sm">
-            <Title order={2} style={{ overflowWrap: 'anywhere' }}>
-              {jobTitle(job)}
-            </Title>
+            <PageTitle title={jobTitle(job)} size="h2" style={{ overflowWrap: 'anywhere' }} />
             <Badge color={stateColor[job.state]} variant="light" data-testid="job-state">
               {job.state}
             </Badge>

@@ -1,10 +1,11 @@
-import { Button, Center, Group, Loader, Stack, Table, Text, Title, Badge } from '@mantine/core';
+import { Button, Center, Group, Loader, Stack, Table, Text, Badge } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { formatDateTime } from '../../app/format/date-format';
 import { jobTitle, scheduleText, stateColor } from './job-text';
 import { useJobs } from './jobs-api';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** /jobs (realm ADMIN, issue 64): the person's jobs, newest first, with their latest run's progress. */
 export function JobsListPage() {
@@ -13,7 +14,7 @@ export function JobsListPage() {
     <Stack>
       <AppBreadcrumbs items={[{ label: 'Jobs' }]} />
       <Group justify="space-between">
-        <Title order={2}>Jobs</Title>
+        <PageTitle title="Jobs" size="h2" />
         <Button component={Link} to="/jobs/new" leftSection={<IconPlus size={16} />}>
           New job
         </Button>

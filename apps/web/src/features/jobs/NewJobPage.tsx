@@ -14,6 +14,7 @@ import { useMyOrganizations } from '../organizations/organization-api';
 import { cronInWords } from './cron-words';
 import { initialJobValues, toFormErrors, toJobForm, type JobFormValues, type TargetKind, type WhenKind } from './job-form-values';
 import { useCreateJob, useJobPreview } from './jobs-api';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 const COMMAND_HELP =
   'execute runs the parameter command in each device’s shell (parameter timeout: seconds, default 30, at most 300); ping answers at once; restart restarts the agent; update installs the newest release of the device’s branch.';
@@ -34,7 +35,7 @@ function validate(values: JobFormValues): Record<string, string> {
 export function NewJobPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const form = useForm<JobFormValues>({ mode: 'controlled', initialValues: initialJobValues(params), validate, validateInputOnBlur: true });
+  const form = useForm<JobFormValues>({ mode: 'controlled', initialValues: initialJobValues(params), validate, validateInputOnChange: true });
   const preview = useJobPreview();
   const create = useCreateJob();
   const [confirming, setConfirming] = useState<{ form: JobForm; preview: JobPreview }>();
@@ -60,19 +61,19 @@ export function NewJobPage() {
   return (
     <Stack maw={900}>
       <AppBreadcrumbs items={[{ label: 'Jobs', to: '/jobs' }, { label: 'New job' }]} />
-      <Title order={2}>Run a command on many devices</Title>
+      <PageTitle title="Run a command on many devices" size="h2" />
       <form noValidate onSubmit={form.onSubmit(review)}>
         <Stack>
           <Card withBorder>
             <Stack>
-              <Title order={4}>Command</Title>
+              <Title order={2} size="h4">Command</Title>
               <CommandFields form={form} prefix="command." rows={v.command.parameters ?? []} names={Object.values(CommandName)} description={COMMAND_HELP} />
             </Stack>
           </Card>
 
           <Card withBorder>
             <Stack>
-              <Title order={4}>Devices</Title>
+              <Title order={2} size="h4">Devices</Title>
               <SegmentedControl
                 aria-label="Target"
                 value={v.targetKind}
@@ -104,11 +105,11 @@ export function NewJobPage() {
                   />
                 </Group>
               ) : v.targetKind === 'tag' ? (
-                <Autocomplete label="Tag" withAsterisk data={tags} {...form.getInputProps('tag')} />
+                <Autocomplete label="Tag" required data={tags} {...form.getInputProps('tag')} />
               ) : v.targetKind === 'organization' ? (
-                <Select label="Organization" withAsterisk data={organizations.map((o) => ({ value: o.id, label: o.name }))} searchable {...form.getInputProps('organizationId')} />
+                <Select label="Organization" required data={organizations.map((o) => ({ value: o.id, label: o.name }))} searchable {...form.getInputProps('organizationId')} />
               ) : (
-                <Textarea label="Device ids" description="One per line." withAsterisk autosize minRows={2} maxRows={10} {...form.getInputProps('ids')} />
+                <Textarea label="Device ids" description="One per line." required autosize minRows={2} maxRows={10} {...form.getInputProps('ids')} />
               )}
               <Text size="sm" c="dimmed">
                 Devices are chosen when the job starts, among those of your organizations.
@@ -118,7 +119,7 @@ export function NewJobPage() {
 
           <Card withBorder>
             <Stack>
-              <Title order={4}>When</Title>
+              <Title order={2} size="h4">When</Title>
               <SegmentedControl
                 aria-label="When"
                 value={v.when}
@@ -129,7 +130,7 @@ export function NewJobPage() {
                   { value: 'cron', label: 'Repeating' },
                 ]}
               />
-              {v.when === 'once' ? <TextInput type="datetime-local" label="Start time" withAsterisk {...form.getInputProps('at')} /> : null}
+              {v.when === 'once' ? <TextInput type="datetime-local" label="Start time" required {...form.getInputProps('at')} /> : null}
               {v.when === 'cron' ? <CronField expression={v.expression} inputProps={form.getInputProps('expression')} /> : null}
               <NumberInput
                 label="Expiry (hours)"
@@ -187,7 +188,7 @@ function CronField({ expression, inputProps }: { expression: string; inputProps:
       <TextInput
         label="Cron expression"
         description="Five fields: minute, hour, day of month, month, day of week (your time zone)."
-        withAsterisk
+        required
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         {...inputProps}
       />

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { formatLongDate } from '../../app/format/date-format';
 import { HEADER_HEIGHT } from '../../app/layout/AppLayout';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 export interface LegalSection {
   /** The anchor other pages and e-mails link to, e.g. /privacy-policy#security. */
@@ -20,7 +21,7 @@ export function LegalPage({ title, sections }: { title: string; sections: LegalS
     <Stack gap="lg" maw={820}>
       <AppBreadcrumbs items={[{ label: 'Home', to: '/' }, { label: title }]} />
       <Stack gap={4}>
-        <Title order={1}>{title}</Title>
+        <PageTitle title={title} />
         <Text size="sm" c="dimmed">
           Last updated {formatLongDate(LEGAL_LAST_UPDATED)}
         </Text>

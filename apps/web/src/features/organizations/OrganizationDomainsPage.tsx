@@ -16,13 +16,12 @@ function RegisterDomainForm({ organizationId, proxyHost }: { organizationId: str
     mode: 'controlled',
     initialValues: { domain: '' },
     validate: zodValidate<{ domain: string }>(organizationDomainFormSchema),
-    validateInputOnBlur: true,
     validateInputOnChange: true,
   });
   return (
     <Card withBorder padding="lg">
       <form noValidate onSubmit={form.onSubmit((values) => add.mutate(values, { onSuccess: () => form.reset() }))}>
-        <Title order={3} size="h5" mb="xs">
+        <Title order={2} size="h5" mb="xs">
           Register new custom domain
         </Title>
         <Text size="sm" mb="sm">
@@ -31,7 +30,7 @@ function RegisterDomainForm({ organizationId, proxyHost }: { organizationId: str
           on registration and then periodically.
         </Text>
         <Group align="flex-start">
-          <TextInput label="Domain" withAsterisk placeholder="tunnels.example.com" style={{ flex: 1, minWidth: 220 }} {...form.getInputProps('domain')} />
+          <TextInput label="Domain" required placeholder="tunnels.example.com" style={{ flex: 1, minWidth: 220 }} {...form.getInputProps('domain')} />
           <Button type="submit" mt={25} loading={add.isPending} leftSection={<IconWorldPlus size={16} />}>
             Register domain
           </Button>

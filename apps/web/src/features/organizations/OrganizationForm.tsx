@@ -43,7 +43,7 @@ interface OrganizationFormProps {
 }
 
 /**
- * SPEC §5 Organization form. Errors appear once a field is changed or left (Mantine validates that
+ * SPEC §5 Organization form. Errors appear once a field is changed (Mantine validates that
  * field then); submitting validates every field and is blocked while any is invalid.
  */
 export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCancel }: OrganizationFormProps) {
@@ -51,7 +51,6 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
     mode: 'controlled',
     initialValues: formValuesOf(initial),
     validate: zodValidate<FormValues>(organizationFormSchema),
-    validateInputOnBlur: true,
     validateInputOnChange: true,
   });
   const company = form.values.type === 'COMPANY';
@@ -64,7 +63,7 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
       )}
     >
       <Stack maw={640}>
-        <Radio.Group label={organizationLabels.type} withAsterisk {...form.getInputProps('type')}>
+        <Radio.Group label={organizationLabels.type} required {...form.getInputProps('type')}>
           <Group mt="xs">
             {(['PERSONAL', 'COMPANY'] as const).map((t) => (
               <Radio key={t} value={t} label={organizationTypeLabel[t]} />
@@ -73,14 +72,14 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
         </Radio.Group>
         <TextInput
           label={organizationLabels.name}
-          withAsterisk
+          required
           description="The name is used for the invoice."
           maxLength={organizationLimits.name}
           {...form.getInputProps('name')}
         />
         <Select
           label={organizationLabels.country}
-          withAsterisk
+          required
           searchable
           data={countryOptions}
           placeholder="Select a country"
@@ -89,7 +88,7 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
         />
         <TextInput
           label={organizationLabels.address}
-          withAsterisk
+          required
           description="The address must include the postal code and the city."
           maxLength={organizationLimits.address}
           {...form.getInputProps('address')}
@@ -101,7 +100,7 @@ export function OrganizationForm({ initial, submitLabel, saving, onSubmit, onCan
           maxLength={organizationLimits.telephone}
           {...form.getInputProps('telephone')}
         />
-        <TextInput label={organizationLabels.email} withAsterisk type="email" maxLength={organizationLimits.email} {...form.getInputProps('email')} />
+        <TextInput label={organizationLabels.email} required type="email" maxLength={organizationLimits.email} {...form.getInputProps('email')} />
         {company ? (
           <TextInput
             label={organizationLabels.vat}

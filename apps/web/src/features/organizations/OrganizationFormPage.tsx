@@ -3,6 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { useOrganization, useSaveOrganization } from './organization-api';
 import { OrganizationForm } from './OrganizationForm';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** /organizations/new (create) */
 export function OrganizationCreatePage() {
@@ -11,7 +12,7 @@ export function OrganizationCreatePage() {
   return (
     <Stack>
       <AppBreadcrumbs items={[{ label: 'My Organizations', to: '/organizations' }, { label: 'New organization' }]} />
-      <Title order={1}>Create new organization</Title>
+      <PageTitle title="Create new organization" />
       <OrganizationForm
         submitLabel="Create organization"
         saving={save.isPending}

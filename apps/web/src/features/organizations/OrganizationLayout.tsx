@@ -1,16 +1,18 @@
-import { Alert, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconBell, IconEdit, IconFileInvoice, IconHistory, IconInfoCircle, IconUsers, IconWorldWww } from '@tabler/icons-react';
-import { Outlet, useParams } from 'react-router';
+import { Outlet, useLocation, useParams } from 'react-router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { entityLabel } from '../../app/format/entity-label';
 import { TabBar } from '../../app/tab-bar/TabBar';
-import type { TabEntry } from '../../app/tab-bar/tab-entry';
+import { tabbedTitle, type TabEntry } from '../../app/tab-bar/tab-entry';
 import { canManage, useOrganization } from './organization-api';
 import { OrganizationTypeIcon } from './OrganizationTypeIcon';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** /organizations/{id}: header and tabs (Summary, Members, Invoices, Domains; Activity, Alerts and Edit for managers) around the tab pages. */
 export function OrganizationLayout() {
   const { id = '' } = useParams();
+  const { pathname } = useLocation();
   const { data, isPending, isError } = useOrganization(id);
   const base = `/organizations/${id}`;
   const tabs: TabEntry[] = [
@@ -40,9 +42,9 @@ export function OrganizationLayout() {
         <>
           <Group gap="sm" wrap="nowrap">
             <OrganizationTypeIcon type={data.type} size={28} />
-            <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            <PageTitle title={tabbedTitle(tabs, pathname, data.name)} style={{ overflowWrap: 'anywhere' }}>
               {data.name}
-            </Title>
+            </PageTitle>
             <Text c="dimmed" size="sm">
               {data.role}
             </Text>

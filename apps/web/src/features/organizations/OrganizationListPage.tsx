@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { useMyOrganizations } from './organization-api';
 import { OrganizationTypeIcon } from './OrganizationTypeIcon';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** /organizations: one card per organization the user is a member of. */
 export function OrganizationListPage() {
@@ -12,7 +13,7 @@ export function OrganizationListPage() {
     <Stack>
       <AppBreadcrumbs items={[{ label: 'My Organizations' }]} />
       <Group justify="space-between">
-        <Title order={1}>My Organizations</Title>
+        <PageTitle title="My Organizations" />
         <Button component={Link} to="/organizations/new" leftSection={<IconPlus size={16} />}>
           Create new organization
         </Button>
@@ -25,7 +26,7 @@ export function OrganizationListPage() {
             <Stack gap="xs" h="100%">
               <Group gap="xs" wrap="nowrap">
                 <OrganizationTypeIcon type={org.type} />
-                <Title order={3} size="h4" style={{ overflowWrap: 'anywhere' }}>
+                <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
                   {org.name}
                 </Title>
               </Group>

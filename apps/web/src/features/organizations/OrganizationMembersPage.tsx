@@ -8,6 +8,7 @@ import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { since } from './format';
 import { canManage, useAddMember, useOrganization, useRevokeMember } from './organization-api';
 import { zodValidate } from './zod-validate';
+import { TableScroller } from '../../app/tables/TableScroller';
 
 interface MemberValues {
   email: string;
@@ -20,20 +21,19 @@ function AddMemberForm({ organizationId }: { organizationId: string }) {
     mode: 'controlled',
     initialValues: { email: '', role: 'USER' },
     validate: zodValidate<MemberValues>(organizationUserFormSchema),
-    validateInputOnBlur: true,
     validateInputOnChange: true,
   });
   return (
     <Card withBorder padding="lg">
       <form noValidate onSubmit={form.onSubmit((values) => add.mutate(values, { onSuccess: () => form.reset() }))}>
-        <Title order={3} size="h5" mb="xs">
+        <Title order={2} size="h5" mb="xs">
           Add user
         </Title>
         <Group align="flex-start">
-          <TextInput label="Email" withAsterisk type="email" style={{ flex: 1, minWidth: 220 }} {...form.getInputProps('email')} />
+          <TextInput label="Email" required type="email" style={{ flex: 1, minWidth: 220 }} {...form.getInputProps('email')} />
           <Select
             label="Role"
-            withAsterisk
+            required
             allowDeselect={false}
             data={memberRoles.map((r) => ({ value: r, label: r }))}
             w={140}
@@ -62,44 +62,46 @@ export function OrganizationMembersPage() {
 
   return (
     <Stack>
-      <Table verticalSpacing="sm" aria-label="Members">
-        <Table.Tbody>
-          {data.users.map((u) => (
-            <Table.Tr key={u.id} data-testid="member-row">
-              <Table.Td>
-                <Group gap="xs">
-                  <Text>{u.email}</Text>
-                  {u.email === username?.toLowerCase() ? (
-                    <Badge size="sm" color="teal">
-                      ME
-                    </Badge>
+      <TableScroller label="Members" minWidth={520}>
+        <Table verticalSpacing="sm" aria-label="Members">
+          <Table.Tbody>
+            {data.users.map((u) => (
+              <Table.Tr key={u.id} data-testid="member-row">
+                <Table.Td>
+                  <Group gap="xs">
+                    <Text>{u.email}</Text>
+                    {u.email === username?.toLowerCase() ? (
+                      <Badge size="sm" color="teal">
+                        ME
+                      </Badge>
+                    ) : null}
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    {since(u.requestDate)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light">{u.role}</Badge>
+                </Table.Td>
+                <Table.Td ta="right">
+                  {manage && u.role !== 'CREATOR' ? (
+                    <ConfirmButton
+                      size="xs"
+                      color="red"
+                      variant="subtle"
+                      leftSection={<IconUserMinus size={14} />}
+                      question={`Revoke access to ${u.email}?`}
+                      onConfirm={() => revoke.mutateAsync(u.id)}
+                    >
+                      Revoke access
+                    </ConfirmButton>
                   ) : null}
-                </Group>
-                <Text size="xs" c="dimmed">
-                  {since(u.requestDate)}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Badge variant="light">{u.role}</Badge>
-              </Table.Td>
-              <Table.Td ta="right">
-                {manage && u.role !== 'CREATOR' ? (
-                  <ConfirmButton
-                    size="xs"
-                    color="red"
-                    variant="subtle"
-                    leftSection={<IconUserMinus size={14} />}
-                    question={`Revoke access to ${u.email}?`}
-                    onConfirm={() => revoke.mutateAsync(u.id)}
-                  >
-                    Revoke access
-                  </ConfirmButton>
-                ) : null}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroller>
       {manage ? <AddMemberForm organizationId={id} /> : null}
     </Stack>
   );

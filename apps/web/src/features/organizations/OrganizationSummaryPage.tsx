@@ -75,7 +75,7 @@ export function OrganizationSummaryPage() {
       </Card>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <Card withBorder padding="lg">
-          <Title order={3} size="h5" mb="xs">
+          <Title order={2} size="h5" mb="xs">
             Members ({data.users.length})
           </Title>
           <List spacing={4} listStyleType="none">
@@ -92,7 +92,7 @@ export function OrganizationSummaryPage() {
           </List>
         </Card>
         <Card withBorder padding="lg">
-          <Title order={3} size="h5" mb="xs">
+          <Title order={2} size="h5" mb="xs">
             Custom domains ({data.domains.length})
           </Title>
           {data.domains.length ? (

@@ -10,6 +10,8 @@ import { SecretOnce } from '../../app/forms/SecretOnce';
 import { formatDayMonthTime } from '../../app/format/date-format';
 import { useMyOrganizations } from '../organizations/organization-api';
 import { useAllApiTokens, useCreateApiToken, useMyApiTokens, useRevokeApiToken } from './api-token-api';
+import { PageTitle } from '../../app/a11y/PageTitle';
+import { TableScroller } from '../../app/tables/TableScroller';
 
 const NEVER = 'never';
 const EXPIRY_DAYS = [7, 30, 90, 180, 365];
@@ -29,7 +31,6 @@ const useTokenForm = () =>
     mode: 'controlled',
     initialValues: { name: '', scope: 'READ', expiry: String(apiTokenLimits.defaultDays), organizations: [] },
     validate: { name: nameError },
-    validateInputOnBlur: true,
     validateInputOnChange: true,
   });
 
@@ -77,11 +78,11 @@ function CreateTokenCard({ noExpiryAllowed, onCreated }: { noExpiryAllowed: bool
     <Card withBorder padding="lg">
       <form noValidate onSubmit={form.onSubmit(submit)} aria-label="Create an API token">
         <Stack gap="sm">
-          <Title order={3} size="h5">
+          <Title order={2} size="h5">
             Create a token
           </Title>
           <Group align="flex-start" grow>
-            <TextInput label="Name" withAsterisk maxLength={apiTokenLimits.name} placeholder="CI deploy" {...form.getInputProps('name')} />
+            <TextInput label="Name" required maxLength={apiTokenLimits.name} placeholder="CI deploy" {...form.getInputProps('name')} />
             <Select label="Expires after" allowDeselect={false} data={expiryOptions} {...form.getInputProps('expiry')} />
           </Group>
           <Radio.Group label="Scope" {...form.getInputProps('scope')}>
@@ -141,7 +142,7 @@ function TokenTable({ tokens, label, withOwner }: { tokens: ApiToken[]; label: s
   const revoke = useRevokeApiToken();
   if (!tokens.length) return <Text c="dimmed">No tokens.</Text>;
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <TableScroller label={label} minWidth={760}>
       <Table verticalSpacing="sm" aria-label={label}>
         <Table.Thead>
           <Table.Tr>
@@ -152,7 +153,9 @@ function TokenTable({ tokens, label, withOwner }: { tokens: ApiToken[]; label: s
             <Table.Th>Created</Table.Th>
             <Table.Th>Expires</Table.Th>
             <Table.Th>Last used</Table.Th>
-            <Table.Th aria-label="Actions" />
+            <Table.Th>
+              <span className="visually-hidden">Actions</span>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -184,7 +187,7 @@ function TokenTable({ tokens, label, withOwner }: { tokens: ApiToken[]; label: s
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroller>
   );
 }
 
@@ -197,20 +200,20 @@ export function ApiTokensPage() {
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
   return (
     <Stack maw={1100}>
-      <Title order={2}>API tokens</Title>
+      <PageTitle title="API tokens" size="h2" />
       <Text c="dimmed">
         A token lets a script call the console’s API as you, with your roles, narrowed to what you choose here. Send it as{' '}
         <Code>Authorization: Bearer flt_…</Code>. Revoke a token as soon as it is no longer needed or may have leaked.
       </Text>
       {created ? <NewSecretCard token={created} onDone={() => setCreated(null)} /> : null}
       <CreateTokenCard noExpiryAllowed={mine.data?.noExpiryAllowed ?? false} onCreated={setCreated} />
-      <Title order={3} size="h4">
+      <Title order={2} size="h4">
         My tokens
       </Title>
       {mine.data ? <TokenTable tokens={mine.data.items} label="My API tokens" /> : null}
       {admin ? (
         <>
-          <Title order={3} size="h4">
+          <Title order={2} size="h4">
             Every user’s tokens
           </Title>
           {all.data ? <TokenTable tokens={all.data.items} label="Every user's API tokens" withOwner /> : null}

@@ -76,7 +76,7 @@ function SecretInput({
   hint,
   ...input
 }: { label: string; kept: boolean; required: boolean; hint?: string } & GetInputPropsReturnType) {
-  return <PasswordInput withAsterisk={required && !kept} description={kept ? KEPT_SECRET : hint} autoComplete="new-password" {...input} />;
+  return <PasswordInput required={required && !kept} description={kept ? KEPT_SECRET : hint} autoComplete="new-password" {...input} />;
 }
 const BUILT_IN = 'Started with the console, which keeps its address and credentials: only its max capacity, status and notes can change.';
 
@@ -86,7 +86,6 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
     mode: 'controlled',
     initialValues: serverFormValuesOf(initial),
     validate: zodValidate<ServerFormValues>(!initial ? serverFormSchema : initial.builtIn ? serverUpdateFormSchema : serverEditFormSchema),
-    validateInputOnBlur: true,
     validateInputOnChange: true,
   });
   const organizations = useAllOrganizations();
@@ -109,7 +108,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
           </Alert>
         ) : (
           <>
-            <Radio.Group label={serverLabels.type} withAsterisk {...form.getInputProps('type')}>
+            <Radio.Group label={serverLabels.type} required {...form.getInputProps('type')}>
               <Group mt="xs">
                 <Radio value="MESSAGE" label="Message" />
                 <Radio value="PROXY" label="Proxy" />
@@ -117,7 +116,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
             </Radio.Group>
             <TextInput
               label={serverLabels.url}
-              withAsterisk
+              required
               description="The URL must include the protocol and the port, e.g. mqtts://mq.example.com:8883."
               {...form.getInputProps('url')}
             />
@@ -125,7 +124,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
         )}
         <NumberInput
           label={serverLabels.maxCapacity}
-          withAsterisk
+          required
           min={1}
           allowDecimal={false}
           description="The number of device accounts this server takes; used to pick the least loaded server."
@@ -133,7 +132,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
         />
         <Select
           label={serverLabels.status}
-          withAsterisk
+          required
           data={serverStatuses.map((s) => ({ value: s, label: serverStatusLabel(s) }))}
           allowDeselect={false}
           {...form.getInputProps('status')}
@@ -152,7 +151,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
         )}
         {builtIn ? null : message ? (
           <>
-            <TextInput label={serverLabels.username} withAsterisk autoComplete="off" {...form.getInputProps('username')} />
+            <TextInput label={serverLabels.username} required autoComplete="off" {...form.getInputProps('username')} />
             <SecretInput label={serverLabels.password} kept={passwordKept} required {...form.getInputProps('password')} />
             {!serverUrlIsPlain(form.values.url) ? null : (
               <Alert color="yellow" data-testid="server-plain-link">
@@ -211,7 +210,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
             />
             <TextInput
               label={serverLabels.blobBaseUrl}
-              withAsterisk
+              required
               description="Where agents upload and download files, e.g. https://blobs.example.com/fleetlink."
               {...form.getInputProps('blobBaseUrl')}
             />
@@ -235,7 +234,7 @@ export function ServerForm({ initial, submitLabel, saving, onSubmit, onCancel, e
             />
             <Textarea
               label={serverLabels.hostKey}
-              withAsterisk
+              required
               autosize
               minRows={2}
               description="The proxy's SSH host public key, which agents verify."

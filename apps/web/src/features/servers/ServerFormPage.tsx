@@ -1,8 +1,9 @@
-import { Alert, Loader, Stack, Title } from '@mantine/core';
+import { Alert, Loader, Stack } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { ServerForm } from './ServerForm';
 import { useDeleteServer, useSaveServer, useServer } from './server-api';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** /servers/new: 'Register new server'. */
 export function ServerCreatePage() {
@@ -10,7 +11,7 @@ export function ServerCreatePage() {
   const save = useSaveServer(undefined);
   return (
     <Stack>
-      <Title order={2}>Register new server</Title>
+      <PageTitle title="Register new server" size="h2" />
       <ServerForm
         submitLabel="Save"
         saving={save.isPending}
@@ -32,7 +33,7 @@ export function ServerEditPage() {
   if (isError || !data) return <Alert color="red">Server not found.</Alert>;
   return (
     <Stack>
-      <Title order={2}>Update server</Title>
+      <PageTitle title="Update server" size="h2" />
       <ServerForm
         key={data.id}
         initial={data}

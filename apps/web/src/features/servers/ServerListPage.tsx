@@ -1,5 +1,5 @@
 import { serverLoadText, type Server } from '@fleetlink/contract';
-import { Anchor, Badge, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { formatSince } from '../../app/format/date-format';
 import { shortId } from '../../app/format/entity-label';
 import { ServerStatusIcon } from './ServerStatusIcon';
 import { useReloadServers, useServers } from './server-api';
+import { PageTitle } from '../../app/a11y/PageTitle';
 
 export const RELOAD_QUESTION = 'are you sure you want to recreate message servers connections?';
 
@@ -19,9 +20,9 @@ export function connectionText(server: Pick<Server, 'type' | 'connection'>): { t
   if (!connection && server.type === 'PROXY') return { text: 'Not heard from yet: start fleetlink-proxy with this server\'s id and password.', color: 'dimmed' };
   if (!connection) return { text: 'Not connected yet: Reload message servers connects this console to it.', color: 'dimmed' };
   const since = formatSince(new Date(connection.since));
-  if (connection.state === 'CONNECTED') return { text: `Connected since ${since}`, color: 'green.8' };
+  if (connection.state === 'CONNECTED') return { text: `Connected since ${since}`, color: 'green' };
   if (connection.state === 'CONNECTING') return { text: 'Connecting…', color: 'dimmed' };
-  return { text: `Unreachable since ${since}: ${connection.error ?? 'no answer'}`, color: 'red.8' };
+  return { text: `Unreachable since ${since}: ${connection.error ?? 'no answer'}`, color: 'red' };
 }
 
 function ServerCard({ server }: { server: Server }) {
@@ -66,7 +67,7 @@ export function ServerListPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Servers</Title>
+        <PageTitle title="Servers" size="h2" />
         <Group>
           <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={open} loading={reload.isPending}>
             Reload message servers

@@ -10,7 +10,7 @@ export function CommandAnswer({ name, output }: { name: string; output: CommandO
   return (
     <Card withBorder radius="md" data-testid="command-answer">
       <Group justify="space-between" mb="sm" wrap="wrap">
-        <Title order={5} style={{ overflowWrap: 'anywhere' }}>
+        <Title order={2} size="h5" style={{ overflowWrap: 'anywhere' }}>
           {name}
         </Title>
         <Group gap="xs">
@@ -48,7 +48,7 @@ function Stream({ label, testId, text, cut }: { label: string; testId: string; t
         {text}
       </Code>
       {note ? (
-        <Text size="xs" c="orange.8" data-testid={`${testId}-cut`}>
+        <Text size="xs" c="orange" data-testid={`${testId}-cut`}>
           {note}
         </Text>
       ) : null}

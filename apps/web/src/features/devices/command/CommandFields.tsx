@@ -25,7 +25,7 @@ export function CommandFields<V>({ form, prefix = '', rows, names, description, 
     <>
       <Autocomplete
         label="Command"
-        withAsterisk
+        required
         maxLength={COMMAND_NAME_MAX}
         data={names}
         description={description}
@@ -40,7 +40,7 @@ export function CommandFields<V>({ form, prefix = '', rows, names, description, 
             <TextInput
               aria-label={`Parameter ${i + 1} name`}
               placeholder="Name"
-              withAsterisk
+              required
               w={200}
               maxLength={COMMAND_PARAMETER_NAME_MAX}
               {...form.getInputProps(`${prefix}parameters.${i}.name`)}

@@ -1,9 +1,11 @@
 import { CommandName, FILE_COMMAND, commandFormDefaults, commandFormSchema, type CommandFormInput } from '@fleetlink/contract';
-import { Button, Card, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Loader, Select, Stack, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { BusyButton } from '../../../app/forms/BusyButton';
 import { useCurrentDevice } from '../detail/current-device';
+import { useAnnouncedAnswer } from './useAnnouncedAnswer';
 import { CommandAnswer, CommandFailure, ListingAnswer } from './CommandAnswer';
 import { CommandFields } from './CommandFields';
 import { useCommandHistory, useRunCommand } from './command-api';
@@ -20,11 +22,11 @@ export function DeviceCommandPage() {
     mode: 'controlled',
     initialValues: { name: commandFormDefaults.name, parameters: commandFormDefaults.parameters.map((p) => ({ ...p })) },
     validate: schemaResolver(commandFormSchema, { sync: true }),
-    validateInputOnBlur: true,
     // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).
     validateInputOnChange: true,
   });
   const rows = form.values.parameters ?? [];
+  useAnnouncedAnswer(run);
   const formRef = useRef<HTMLFormElement>(null);
   const history = recentCommands(useCommandHistory(device.id).data?.entries ?? []);
   // Enter in the last field runs the command, as in the name field (Shift+Enter: a new line in a value).
@@ -36,7 +38,14 @@ export function DeviceCommandPage() {
 
   return (
     <Stack maw={900}>
-      <form ref={formRef} noValidate onSubmit={form.onSubmit((values) => run.mutate(commandFormSchema.parse(values)))}>
+      <form
+        ref={formRef}
+        noValidate
+        onSubmit={form.onSubmit((values) => {
+          // Enter in a field sends the form even while the last command runs: one at a time.
+          if (!run.isPending) run.mutate(commandFormSchema.parse(values));
+        })}
+      >
         <Stack>
           {history.length ? (
             <Select
@@ -59,9 +68,9 @@ export function DeviceCommandPage() {
             onLastEnter={runOnEnter}
           />
           <Group justify="flex-end">
-            <Button type="submit" leftSection={<IconPlayerPlay size={16} />} loading={run.isPending}>
+            <BusyButton type="submit" leftSection={<IconPlayerPlay size={16} />} busy={run.isPending}>
               Run
-            </Button>
+            </BusyButton>
           </Group>
         </Stack>
       </form>
@@ -90,7 +99,7 @@ function Running({ name, device }: { name: string; device: string }) {
     <Card withBorder radius="md" data-testid="command-running">
       <Group gap="sm">
         <Loader size="sm" />
-        <Title order={5} style={{ overflowWrap: 'anywhere' }}>
+        <Title order={2} size="h5" style={{ overflowWrap: 'anywhere' }}>
           Running {name} on {device}… {Math.floor((now - started) / 1000)} s
         </Title>
       </Group>

@@ -22,7 +22,7 @@ export function AgentDownloadsCard({ deviceId, commandOf }: { deviceId: string; 
   const save = useSaveAgentDownload(deviceId);
   return (
     <Card withBorder radius="md">
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         Downloads
       </Title>
       {downloads.isPending ? (

@@ -58,7 +58,7 @@ function AgentCommandCard({ deviceId, installationKey, keyUsed }: { deviceId: st
   const input = { consoleUrl: window.location.origin, deviceId, installationKey };
   return (
     <Card withBorder radius="md" data-testid="install-command-card">
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         Run the agent from a checkout
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
@@ -69,7 +69,7 @@ function AgentCommandCard({ deviceId, installationKey, keyUsed }: { deviceId: st
       </Text>
       <SecretCommand command={agentCommand(input)} masked={agentCommand(masked(input))} testId="install-command" />
       {keyUsed ? (
-        <Text size="sm" c="orange.8" mt="xs" data-testid="install-command-key-used">
+        <Text size="sm" c="orange" mt="xs" data-testid="install-command-key-used">
           Its key has enrolled the device’s agent already: this command enrolls another machine only after the key is reset (below).
         </Text>
       ) : null}
@@ -158,7 +158,7 @@ export function DeviceInstallPage() {
         <AgentCommandCard deviceId={device.id} installationKey={key} keyUsed={device.installationKeyUsedAt !== null} />
       ) : (
         <Card withBorder radius="md" data-testid="install-command-card">
-          <Title order={4} mb="sm">
+          <Title order={2} size="h4" mb="sm">
             Run the agent
           </Title>
           <Text size="sm" c="dimmed">
@@ -168,7 +168,7 @@ export function DeviceInstallPage() {
         </Card>
       )}
       <Card withBorder radius="md">
-        <Title order={4} mb="sm">
+        <Title order={2} size="h4" mb="sm">
           Device id and installation key
         </Title>
         <Text size="sm" c="dimmed" mb="md">

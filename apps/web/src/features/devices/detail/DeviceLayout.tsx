@@ -1,11 +1,12 @@
 import { RealmRole } from '@fleetlink/contract';
-import { Anchor, Badge, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { ApiRequestError } from '../../../app/api/api-error';
 import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
 import { TabBar } from '../../../app/tab-bar/TabBar';
+import { tabbedTitle } from '../../../app/tab-bar/tab-entry';
 import { AccessDeniedPage } from '../../access-denied/AccessDeniedPage';
 import { NotFoundPage } from '../../not-found/NotFoundPage';
 import { DeviceStatusIcon } from '../DeviceStatusIcon';
@@ -14,6 +15,7 @@ import { useRecentDevices } from '../recent/useRecentDevices';
 import { DeviceSearchBox } from '../search/DeviceSearchBox';
 import { deviceCrumbs } from './device-crumbs';
 import { deviceTabs, isAdminOnlyPath, redirectFor } from './device-tabs';
+import { PageTitle } from '../../../app/a11y/PageTitle';
 
 /** What went wrong, in a sentence: the console's message, or that it did not answer (a network failure, a restart). */
 const failureText = (error: Error) => (error instanceof ApiRequestError ? error.message : 'The console did not answer.');
@@ -21,7 +23,7 @@ const failureText = (error: Error) => (error instanceof ApiRequestError ? error.
 function DeviceDeleted({ name }: { name: string }) {
   return (
     <Stack gap="sm" py="xl" maw={640} data-testid="device-deleted">
-      <Title order={1}>This device was deleted</Title>
+      <PageTitle title="This device was deleted" />
       <Text c="dimmed">
         {name} was deleted (or moved out of your organizations) while this page was open.
       </Text>
@@ -35,7 +37,7 @@ function DeviceDeleted({ name }: { name: string }) {
 function CouldNotLoad({ message }: { message: string }) {
   return (
     <Stack gap="sm" py="xl" maw={640}>
-      <Title order={1}>The device could not be loaded</Title>
+      <PageTitle title="The device could not be loaded" />
       <Text c="dimmed">{message} Reload the page to try again.</Text>
     </Stack>
   );
@@ -77,9 +79,9 @@ export function DeviceLayout() {
       <Group gap="sm" wrap="nowrap" align="center">
         <DeviceStatusIcon online={device.online} installed={device.properties !== null} size={28} />
         <Stack gap={0} style={{ minWidth: 0 }}>
-          <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+          <PageTitle title={tabbedTitle(tabs, pathname, device.name)} size="h2" style={{ overflowWrap: 'anywhere' }}>
             {device.name}
-          </Title>
+          </PageTitle>
           <Text size="sm" c="dimmed" ff="monospace" data-testid="device-id">
             {device.id}
           </Text>
@@ -95,7 +97,7 @@ export function DeviceLayout() {
         </Group>
       ) : null}
       {error ? (
-        <Text size="sm" c="orange.8" role="status" data-testid="device-refresh-failed">
+        <Text size="sm" c="orange" role="status" data-testid="device-refresh-failed">
           Could not refresh: {failureText(error)} The page shows the device as it was at its last refresh; it is tried again every minute.
         </Text>
       ) : null}

@@ -2,8 +2,9 @@ import { driveOf, type FileEntry } from '@fleetlink/contract';
 import { Alert, Anchor, Breadcrumbs, Button, Group, Loader, Select, Stack, Switch, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconChartPie, IconFolderPlus, IconPlugConnectedX } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { announce } from '../../../app/a11y/announcer';
 import { useCurrentDevice } from '../detail/current-device';
 import { deviceKeys } from '../device-api';
 import { DeleteEntryModal } from './DeleteEntryModal';
@@ -58,6 +59,23 @@ function Storage() {
 
   const go = (next: Partial<FileLocation>) => setParams(locationParams({ ...location, offset: 0, ...next }));
   const data = listing.data;
+  // A folder opened from the page: the control pressed goes with the old listing, so once the new
+  // one is shown, focus moves to its name in the breadcrumb and the folder is announced (issue 71).
+  // `opening` is the path asked for (undefined: the drive's root); null when nothing is being opened.
+  const [opening, setOpening] = useState<string | undefined | null>(null);
+  const currentFolder = useRef<HTMLParagraphElement>(null);
+  const open = (path: string | undefined) => {
+    setOpening(path);
+    go({ path });
+  };
+  useEffect(() => {
+    // The address changes a moment after the press: until then the old folder's listing is current.
+    if (opening === null || location.path !== opening || !data || listing.isPlaceholderData) return;
+    setOpening(null);
+    currentFolder.current?.focus();
+    const name = Object.values(data.ancestors).at(-1) ?? data.request.parameters.path;
+    announce(`${name}: ${data.total} entr${data.total === 1 ? 'y' : 'ies'}.`);
+  }, [opening, location.path, data, listing.isPlaceholderData]);
   const folder = data?.request.parameters.path;
   // The agent's drives as the listing has them; until one came (or when it failed), as last reported.
   const drives = data?.drives ?? device.drives.map((d) => ({ name: d.name ?? d.root, root: d.root }));
@@ -132,11 +150,11 @@ function Storage() {
         <Breadcrumbs separatorMargin={4} aria-label="Folder" style={{ flexWrap: 'wrap' }} data-testid="folder-breadcrumb">
           {Object.entries(data.ancestors).map(([path, name], i, all) =>
             i < all.length - 1 ? (
-              <Anchor key={path} component="button" type="button" size="sm" onClick={() => go({ path })} style={{ overflowWrap: 'anywhere' }}>
+              <Anchor key={path} component="button" type="button" size="sm" onClick={() => open(path)} style={{ overflowWrap: 'anywhere' }}>
                 {name}
               </Anchor>
             ) : (
-              <Text key={path} size="sm" fw={500} aria-current="location" style={{ overflowWrap: 'anywhere' }}>
+              <Text key={path} ref={currentFolder} tabIndex={-1} size="sm" fw={500} aria-current="location" style={{ overflowWrap: 'anywhere' }}>
                 {name}
               </Text>
             ),
@@ -170,7 +188,7 @@ function Storage() {
       <UploadProgress upload={upload} />
 
       {/* Above the listing (issue 59): a scan's answer is what the person waited for. */}
-      {drive ? <DriveUsage drive={drive} onOpen={(path) => go({ path })} /> : null}
+      {drive ? <DriveUsage drive={drive} onOpen={open} /> : null}
 
       {data ? (
         <>
@@ -178,7 +196,7 @@ function Storage() {
           <FileTable
             files={data.files}
             canChange={device.canManage}
-            onOpen={(f) => go({ path: f.path })}
+            onOpen={(f) => open(f.path)}
             onRename={setRenaming}
             onDelete={setDeleting}
             onMonitor={(f) => void navigate(`/devices/${device.id}/monitor/new?${new URLSearchParams({ path: f.path })}`)}

@@ -16,7 +16,7 @@ export function DriveUsage({ drive, onOpen }: { drive: DeviceDrive; onOpen: (pat
     <Card withBorder radius="md" data-testid="drive-usage">
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap">
-          <Title order={5} style={{ overflowWrap: 'anywhere' }}>
+          <Title order={2} size="h5" style={{ overflowWrap: 'anywhere' }}>
             {drive.name ? `${drive.name} (${drive.root})` : drive.root}
           </Title>
           {total !== undefined && drive.freeSpace !== undefined ? (
@@ -81,7 +81,7 @@ export function DriveUsage({ drive, onOpen }: { drive: DeviceDrive; onOpen: (pat
 function Unreadable({ count, paths }: { count: number; paths: string[] }) {
   return (
     <Stack gap={2} data-testid="drive-scan-unreadable">
-      <Text size="sm" c="orange.8">
+      <Text size="sm" c="orange">
         {count} folder{count === 1 ? '' : 's'} could not be read (no permission){paths.length ? ':' : '.'}
       </Text>
       {paths.length ? (

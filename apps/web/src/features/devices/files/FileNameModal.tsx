@@ -36,7 +36,7 @@ export function FileNameModal({ opened, title, submitLabel, initialName = '', pe
         })}
       >
         <Stack gap="lg">
-          <TextInput label="Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
+          <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
           <FormActions onCancel={onClose} saving={pending} submitLabel={submitLabel} justify="flex-end" />
         </Stack>
       </form>

@@ -33,7 +33,9 @@ export function FileTable({ files, canChange, onOpen, onRename, onDelete, onMoni
             <Table.Th>Name</Table.Th>
             <Table.Th ta="right">Size</Table.Th>
             <Table.Th visibleFrom="sm">Modified</Table.Th>
-            <Table.Th w={48} aria-label="Actions" />
+            <Table.Th w={48}>
+              <span className="visually-hidden">Actions</span>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

@@ -32,14 +32,14 @@ interface DeviceFormProps {
 
 /**
  * The device form (SPEC §5) validated by the contract's schema, the same one the API applies.
- * A field shows its error once it was changed or left; submit validates all and is blocked while invalid.
+ * A field shows its error once it was changed (not merely tabbed past, issue 71); submit validates all
+ * and is blocked while invalid.
  */
 export function DeviceForm({ initial, organizations, tagSuggestions, submitLabel, saving, onSubmit, onCancel }: DeviceFormProps) {
   const form = useForm<DeviceFormState>({
     mode: 'controlled',
     initialValues: initial ?? { ...deviceFormDefaults, organization: organizations[0]?.id ?? '' },
     validate: schemaResolver(deviceFormSchema, { sync: true }),
-    validateInputOnBlur: true,
     validateInputOnChange: true,
   });
 
@@ -53,16 +53,16 @@ export function DeviceForm({ initial, organizations, tagSuggestions, submitLabel
       <Stack maw={640}>
         <Select
           label="Organization"
-          withAsterisk
+          required
           data={organizations.map((o) => ({ value: o.id, label: o.type === 'PERSONAL' ? `${o.name} (personal)` : o.name }))}
           placeholder="Select an organization"
           allowDeselect={false}
           {...form.getInputProps('organization')}
           onChange={(value) => form.setFieldValue('organization', value ?? '')}
         />
-        <TextInput label="Name" withAsterisk maxLength={DEVICE_NAME_MAX} {...form.getInputProps('name')} />
+        <TextInput label="Name" required maxLength={DEVICE_NAME_MAX} {...form.getInputProps('name')} />
         <Textarea label="Description" autosize minRows={3} maxLength={DEVICE_DESCRIPTION_MAX} {...form.getInputProps('description')} />
-        <Radio.Group label="Branch" withAsterisk {...form.getInputProps('branch')}>
+        <Radio.Group label="Branch" required {...form.getInputProps('branch')}>
           <Group mt="xs">
             {(['PRODUCTION', 'ACCEPTANCE'] as const).map((b) => (
               <Radio key={b} value={b} label={deviceBranchLabel[b]} />

@@ -1,9 +1,10 @@
-import { Center, Loader, Stack, Title } from '@mantine/core';
+import { Center, Loader, Stack } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
 import { useCurrentDevice } from '../detail/current-device';
 import { useDeviceOrganizations, useDeviceTags, useSaveDevice } from '../device-api';
 import { DeviceForm } from './DeviceForm';
+import { PageTitle } from '../../../app/a11y/PageTitle';
 
 /** /devices/new: after creation the user goes to the new device (SPEC §4). */
 export function DeviceCreatePage() {
@@ -14,7 +15,7 @@ export function DeviceCreatePage() {
   return (
     <Stack>
       <AppBreadcrumbs items={[{ label: 'Devices', to: '/devices' }, { label: 'Create new device' }]} />
-      <Title order={2}>Create new device</Title>
+      <PageTitle title="Create new device" size="h2" />
       {organizations.data ? (
         <DeviceForm
           organizations={organizations.data}

@@ -46,7 +46,6 @@ export function MonitorFormPage() {
       ? { name: existing.name, type: existing.type, path: existing.path }
       : { ...monitorFormDefaults, path: fromStorage, name: lastSegment(fromStorage) },
     validate: schemaResolver(monitorFormSchema, { sync: true }),
-    validateInputOnBlur: true,
     validateInputOnChange: true,
   });
   if (monitorId && !existing) return <NotFoundPage />;
@@ -62,11 +61,11 @@ export function MonitorFormPage() {
   return (
     <form noValidate onSubmit={form.onSubmit(submit)}>
       <Stack maw={640}>
-        <Title order={3}>{existing ? 'Edit monitor' : 'New monitor'}</Title>
-        <TextInput label="Name" withAsterisk maxLength={MONITOR_NAME_MAX} {...form.getInputProps('name')} />
+        <Title order={2} size="h3">{existing ? 'Edit monitor' : 'New monitor'}</Title>
+        <TextInput label="Name" required maxLength={MONITOR_NAME_MAX} {...form.getInputProps('name')} />
         <Select
           label="Type"
-          withAsterisk
+          required
           data={typeOptions}
           allowDeselect={false}
           {...form.getInputProps('type')}
@@ -74,7 +73,7 @@ export function MonitorFormPage() {
         />
         <TextInput
           label="Path"
-          withAsterisk
+          required
           maxLength={MONITOR_PATH_MAX}
           placeholder="/var/log/app.log"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}

@@ -1,5 +1,5 @@
 import { RealmRole } from '@fleetlink/contract';
-import { Badge, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { IconLayoutGrid, IconList, IconPlayerPlay } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { useSession } from '../../../app/auth/useSession';
@@ -11,6 +11,7 @@ import { DeviceSearchBox } from './DeviceSearchBox';
 import { DeviceTable } from './DeviceTable';
 import { useListMode, type ListMode } from './list-mode';
 import { SEARCH_PAGE_SIZE, searchPageOf } from './search-page-params';
+import { PageTitle } from '../../../app/a11y/PageTitle';
 
 /** /devices/search?tab=&search= (SPEC §2): tabs with counts, list or grid, paged on the server. */
 export function DeviceSearchPage() {
@@ -33,7 +34,7 @@ export function DeviceSearchPage() {
     <Stack>
       <AppBreadcrumbs items={[{ label: 'Devices', to: '/devices' }, { label: 'Find devices' }]} />
       <Group justify="space-between" align="flex-end">
-        <Title order={2}>Find devices</Title>
+        <PageTitle title="Find devices" size="h2" />
         <Group>
           {session.hasRole(RealmRole.Admin) ? (
             // A fleet job (issue 64) of what this search finds, the tab included.

@@ -6,7 +6,7 @@ export function SummaryCard({ title, rows, children }: { title: string; rows?: [
   const shown = (rows ?? []).filter(([, v]) => v !== undefined && v !== null && v !== '');
   return (
     <Card withBorder radius="md" padding="md" data-testid={`summary-${title.toLowerCase()}`}>
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         {title}
       </Title>
       <Stack gap={4}>

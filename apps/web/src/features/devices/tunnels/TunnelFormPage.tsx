@@ -68,7 +68,6 @@ function TunnelForm({ deviceId, existing }: { deviceId: string; existing?: Tunne
     mode: 'controlled',
     initialValues: existing ? fromTunnel(existing) : { ...tunnelFormDefaults, port: '', path: suggestTunnelPath(tunnelFormDefaults.name) },
     validate: schemaResolver(tunnelFormSchema, { sync: true }),
-    validateInputOnBlur: true,
     // A field says what is wrong as soon as it is dirty, as every form does (SPEC §5).
     validateInputOnChange: true,
   });
@@ -85,20 +84,20 @@ function TunnelForm({ deviceId, existing }: { deviceId: string; existing?: Tunne
   return (
     <form noValidate onSubmit={form.onSubmit(submit)}>
       <Stack maw={640}>
-        <Title order={3}>{existing ? 'Update tunnel' : 'Register new tunnel'}</Title>
+        <Title order={2} size="h3">{existing ? 'Update tunnel' : 'Register new tunnel'}</Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Select
             label="Type"
-            withAsterisk
+            required
             data={typeOptions}
             allowDeselect={false}
             {...form.getInputProps('type')}
             onChange={(value) => form.setFieldValue('type', (value ?? 'HTTP') as TunnelType)}
           />
-          <TextInput label="Port" withAsterisk maxLength={5} inputMode="numeric" placeholder="8080" {...form.getInputProps('port')} />
+          <TextInput label="Port" required maxLength={5} inputMode="numeric" placeholder="8080" {...form.getInputProps('port')} />
           <Select
             label="Mode"
-            withAsterisk
+            required
             data={modeOptions}
             allowDeselect={false}
             {...form.getInputProps('mode')}
