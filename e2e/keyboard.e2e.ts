@@ -118,6 +118,8 @@ describe('keyboard only', () => {
 
     const value = page.getByRole('textbox', { name: 'Parameter 1 value' });
     await tabTo(page, value);
+    // A text field shows where the keyboard is: a 2 px ring, not only a recoloured border.
+    expect(await value.evaluate((el) => [getComputedStyle(el).outlineStyle, getComputedStyle(el).outlineWidth])).toEqual(['solid', '2px']);
     await page.keyboard.type('sleep 1; echo "hello from the keyboard"');
     const run = page.getByRole('button', { name: 'Run' });
     await tabTo(page, run);
