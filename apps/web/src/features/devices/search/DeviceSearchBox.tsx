@@ -51,6 +51,8 @@ export function DeviceSearchBox({ initial = '' }: { initial?: string }) {
   // The options in order: each device, then See all.
   const targets = current ? [...devices.map((d) => `/devices/${d.id}`), searchPageUrl(terms)] : [];
   const open = focused && !dismissed && terms.length > 0;
+  // Expanded once the list is there ("Searching…" has none to point at yet).
+  const listed = open && !!current;
   const optionId = (i: number) => `${listId}-option-${i}`;
 
   const go = (to: string) => {
@@ -74,9 +76,9 @@ export function DeviceSearchBox({ initial = '' }: { initial?: string }) {
           role="combobox"
           aria-label="Search devices"
           aria-autocomplete="list"
-          aria-expanded={open}
-          aria-controls={open ? listId : undefined}
-          aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
+          aria-expanded={listed}
+          aria-controls={listed ? listId : undefined}
+          aria-activedescendant={listed && active >= 0 ? optionId(active) : undefined}
           {...{ [SEARCH_BOX_ATTRIBUTE]: '' }}
           placeholder="Search devices by name, tag, id, hostname, IP…"
           leftSection={<IconSearch size={16} aria-hidden />}
