@@ -39,6 +39,7 @@ describe('accessibility: axe on every page and state', () => {
       const findings: AxeFinding[] = [];
       const sideways: string[] = [];
       const titles = new Map<string, string>();
+      const headings: string[] = [];
       const { page, pageErrors } = await suite.open(viewport);
       // As someone who asked their system for less motion: menus and dialogs appear without moving
       // (the theme's respectReducedMotion), so axe reads their colours at once.
@@ -82,6 +83,9 @@ describe('accessibility: axe on every page and state', () => {
           expect(await menu.evaluate((el) => [getComputedStyle(el).opacity, getComputedStyle(el).transitionDuration])).toEqual(['1', '0s']);
         }
         if (!state.act) titles.set(state.path, await page.title());
+        // One h1 a page, whatever its state (axe only asks for at least one).
+        const h1s = await page.locator('h1').count();
+        if (h1s !== 1) headings.push(`${state.name}: ${h1s} h1`);
         await check(state.name);
         states++;
       }
@@ -92,6 +96,7 @@ describe('accessibility: axe on every page and state', () => {
       console.log(`${viewport.width} px: ${states + 3} page states\n${axeReport(findings)}`);
       expect(findings).toEqual([]);
       expect(sideways).toEqual([]);
+      expect(headings).toEqual([]);
       // Each page names itself: "Find devices — Fleetlink", the device's name on its pages.
       expect(titles.get('/devices/search')).toBe('Find devices — Fleetlink');
       expect(titles.get(`/devices/${live.deviceId}`)).toBe('Summary — axe-device — Fleetlink');

@@ -27,7 +27,7 @@ async function tabTo(page: Page, target: Locator, { most = 60, back = false } = 
   throw new Error(`not reached with ${most} Tabs; focus is on ${await focusedLine(page)}`);
 }
 
-const announced = (page: Page) => page.getByTestId('live-announcer').innerText();
+const announced = async (page: Page) => (await page.getByTestId('live-announcer').getAttribute('data-said')) ?? '';
 /** How long the console may take to show what a key started (an agent's answer among it). */
 const SOON = { timeout: 10_000 };
 
@@ -163,6 +163,11 @@ describe('keyboard only', () => {
     const port = page.getByRole('textbox', { name: 'Port', exact: true });
     await port.waitFor();
     await tabTo(page, port);
+    // Tabbing past the empty field does not mark it: only a change or sending the form does.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await hasFocus(port)).toBe(true);
+    expect(await port.getAttribute('aria-invalid')).toBeNull();
     // Sent without its port: the message is shown, said, and the field marked.
     await page.keyboard.press('Enter');
     await expect.poll(() => announced(page), SOON).toBe('One field needs a change: Port is required.');

@@ -154,6 +154,24 @@ export function pageStates(ids: { deviceId: string; organizationId: string }): P
       },
     },
     {
+      name: 'revoke confirmation',
+      path: `${org}/members`,
+      act: async (page) => {
+        await page.getByRole('button', { name: 'Revoke access' }).first().click();
+        await page.getByRole('dialog', { name: 'Please confirm' }).waitFor();
+      },
+    },
+    {
+      name: 'error toast',
+      path: `${org}/members`,
+      act: async (page) => {
+        // user@ is a member already: the console refuses, in a toast.
+        await page.getByRole('textbox', { name: 'Email' }).fill('user@fleetlink.local');
+        await page.getByRole('button', { name: 'Add user' }).click();
+        await page.getByRole('alert').filter({ hasText: 'is already a member of this organization.' }).waitFor();
+      },
+    },
+    {
       name: 'new organization refused',
       path: '/organizations/new',
       act: async (page) => {

@@ -68,6 +68,9 @@ export function showAlert(message: string, date: Date = new Date()): void {
     autoClose: false,
     withBorder: true,
     closeButtonProps: { 'aria-label': 'Close alert' },
+    // Mantine's role="alert" interrupts whatever a screen reader is saying; an error can wait for
+    // it to finish (issue 71: toasts are announced politely).
+    'aria-live': 'polite',
     'data-alert': 'error',
     onMouseEnter: hold('hovered', true),
     onMouseLeave: hold('hovered', false),
