@@ -6,13 +6,14 @@ import { useRefocusOnNavigation } from '../a11y/useRefocusOnNavigation';
 import { TopNav } from '../nav/TopNav';
 import { useAlertsStayOnTheirPage } from '../toasts/useAlertsStayOnTheirPage';
 import { AppFooter } from './AppFooter';
-import { MAIN_ID } from './layout-ids';
 import { holdOverlays } from './overlays';
 import { useScrollOnNavigation } from './useScrollOnNavigation';
 import { useSearchHotkey } from './useSearchHotkey';
 import { useLiveUpdates } from '../../features/live/useLiveUpdates';
 
 export const HEADER_HEIGHT = 60;
+/** The page's main landmark: the skip link's target. */
+const MAIN_ID = 'main-content';
 
 /**
  * The console frame: a skip link, the fixed top navigation (the banner), the page (main) and the

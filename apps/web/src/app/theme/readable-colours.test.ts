@@ -20,8 +20,10 @@ function readableColours(): Record<string, string> {
   };
   for (const [name, shades] of Object.entries(colors)) {
     if (name === 'dark') continue;
-    wanted[`--mantine-color-${name}-text`] = readableOn(shades[8], SURFACES);
-    wanted[`--mantine-color-${name}-outline`] = readableOn(shades[8], SURFACES);
+    // A colour as text and the outline variant are both Mantine's shade 8: one readable tone for both.
+    const text = readableOn(shades[8], SURFACES);
+    wanted[`--mantine-color-${name}-text`] = text;
+    wanted[`--mantine-color-${name}-outline`] = text;
     wanted[`--mantine-color-${name}-light-color`] = readableOn(shades[9], [...SURFACES, shades[1]]);
   }
   return wanted;

@@ -1,8 +1,7 @@
 import type { CommandOutput, FileListing } from '@fleetlink/contract';
 import { Alert, Anchor, Badge, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { ApiRequestError, GENERIC_ERROR_MESSAGE } from '../../../app/api/api-error';
-import { cutNote, formatDuration, outcome } from './command-output';
+import { commandFailureText, cutNote, formatDuration, listingSummary, outcome } from './command-output';
 
 /** The device's answer: how the command ended, how long it took, and both output streams as text. */
 export function CommandAnswer({ name, output }: { name: string; output: CommandOutput }) {
@@ -60,7 +59,7 @@ function Stream({ label, testId, text, cut }: { label: string; testId: string; t
 export function CommandFailure({ error }: { error: Error }) {
   return (
     <Alert color="red" title="The command failed" data-testid="command-error">
-      {error instanceof ApiRequestError ? error.message : GENERIC_ERROR_MESSAGE}
+      {commandFailureText(error)}
     </Alert>
   );
 }
@@ -71,7 +70,7 @@ export function ListingAnswer({ deviceId, listing }: { deviceId: string; listing
   return (
     <Card withBorder radius="md" data-testid="command-answer">
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-        {listing.total} entr{listing.total === 1 ? 'y' : 'ies'} in {path}.{' '}
+        {listingSummary(listing)}{' '}
         <Anchor component={Link} to={`/devices/${deviceId}/file?${new URLSearchParams({ path })}`} size="sm">
           Open it on the Storage page
         </Anchor>

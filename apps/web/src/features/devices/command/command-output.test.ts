@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cutNote, formatDuration, outcome } from './command-output';
+import type { FileListing } from '@fleetlink/contract';
+import { ApiRequestError, GENERIC_ERROR_MESSAGE } from '../../../app/api/api-error';
+import { commandFailureText, cutNote, formatDuration, listingSummary, outcome } from './command-output';
 
 const base = { exitCode: 0, signal: null, timedOut: false, stdout: '', stderr: '', stdoutCut: 0, stderrCut: 0, durationMs: 5 };
 
@@ -22,5 +24,13 @@ describe('command output texts', () => {
     expect(outcome({ ...base, exitCode: 3 })).toEqual({ text: 'Exit code 3', ok: false });
     expect(outcome({ ...base, exitCode: null, signal: 'SIGKILL', timedOut: true }).text).toMatch(/^Stopped at its timeout/);
     expect(outcome({ ...base, exitCode: null, signal: 'SIGSEGV' })).toEqual({ text: 'Ended by signal SIGSEGV.', ok: false });
+  });
+
+  it('says what a listing holds, one entry or many, and why a command has no answer', () => {
+    const listing = (total: number) => ({ total, request: { parameters: { path: '/var/log' } } }) as unknown as FileListing;
+    expect(listingSummary(listing(1))).toBe('1 entry in /var/log.');
+    expect(listingSummary(listing(12))).toBe('12 entries in /var/log.');
+    expect(commandFailureText(new ApiRequestError(503, 'DEVICE_OFFLINE', 'The device is offline.'))).toBe('The device is offline.');
+    expect(commandFailureText(new Error('boom'))).toBe(GENERIC_ERROR_MESSAGE);
   });
 });

@@ -1,4 +1,6 @@
-import type { CommandOutput } from '@fleetlink/contract';
+import type { CommandOutput, FileListing } from '@fleetlink/contract';
+import { ApiRequestError, GENERIC_ERROR_MESSAGE } from '../../../app/api/api-error';
+import { entryCount } from '../files/file-location';
 import { formatBytes } from '../summary/units';
 
 /** How long a command took: milliseconds below a second, else seconds with one decimal. */
@@ -16,4 +18,14 @@ export function outcome(output: CommandOutput): { text: string; ok: boolean } {
   if (output.timedOut) return { text: 'Stopped at its timeout: the command and everything it started were killed.', ok: false };
   if (output.exitCode === null) return { text: `Ended by signal ${output.signal ?? 'unknown'}.`, ok: false };
   return { text: `Exit code ${output.exitCode}`, ok: output.exitCode === 0 };
+}
+
+/** What `file` found, in a sentence: "3 entries in /var/log." */
+export function listingSummary(listing: FileListing): string {
+  return `${entryCount(listing.total)} in ${listing.request.parameters.path}.`;
+}
+
+/** Why a command has no answer (offline, silent, refused): the console's message, else a general one. */
+export function commandFailureText(error: Error): string {
+  return error instanceof ApiRequestError ? error.message : GENERIC_ERROR_MESSAGE;
 }

@@ -12,7 +12,7 @@ import { DriveUsage } from './DriveUsage';
 import { FileNameModal } from './FileNameModal';
 import { UploadButton, UploadProgress } from './FileUpload';
 import { FileTable } from './FileTable';
-import { locationParams, pageNote, pageSteps, readLocation, type FileLocation } from './file-location';
+import { entryCount, locationParams, pageNote, pageSteps, readLocation, type FileLocation } from './file-location';
 import { useCreateFolder, useDeleteFile, useDownloadFile, useFolderListing, useRenameFile, useScanDisk, useUploadFile } from './files-api';
 import { usePublicConfig } from '../../../app/startup/usePublicConfig';
 
@@ -74,7 +74,7 @@ function Storage() {
     setOpening(null);
     currentFolder.current?.focus();
     const name = Object.values(data.ancestors).at(-1) ?? data.request.parameters.path;
-    announce(`${name}: ${data.total} entr${data.total === 1 ? 'y' : 'ies'}.`);
+    announce(`${name}: ${entryCount(data.total)}.`);
   }, [opening, location.path, data, listing.isPlaceholderData]);
   const folder = data?.request.parameters.path;
   // The agent's drives as the listing has them; until one came (or when it failed), as last reported.

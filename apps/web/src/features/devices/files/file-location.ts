@@ -42,3 +42,8 @@ export function pageSteps(offset: number, shown: number, total: number): { previ
     next: offset + shown < total && shown > 0 ? offset + shown : undefined,
   };
 }
+
+/** How many entries a folder holds, in words: "1 entry", "12 entries". */
+export function entryCount(total: number): string {
+  return `${total} entr${total === 1 ? 'y' : 'ies'}`;
+}

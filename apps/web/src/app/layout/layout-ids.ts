@@ -1,2 +1,0 @@
-/** The page's main landmark: the skip link's target. */
-export const MAIN_ID = 'main-content';
