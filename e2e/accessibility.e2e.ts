@@ -1,10 +1,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver } from '../apps/server/src/modules/alerts/webhook-receiver.test-support.js';
 import { admin } from './support/accounts';
 import { axeFindings, axeReport, type AxeFinding } from './support/axe';
 import { useConsoleSuite } from './support/console-suite';
 import { startLiveDevice, type LiveDevice } from './support/live-device';
 import { signIn, PROVIDER_LOGIN_URL } from './support/login';
+import { createPageObjects, type PageObjects } from './support/page-objects';
 import { pageStates } from './support/page-states';
 
 const WIDTHS = [
@@ -25,13 +27,19 @@ async function settle(page: Page): Promise<void> {
  * has its own title.
  */
 describe('accessibility: axe on every page and state', () => {
-  const suite = useConsoleSuite();
+  // The alert rule's webhook goes to a receiver on loopback, a private target the operator allows here.
+  const suite = useConsoleSuite({ ALERT_WEBHOOK_PRIVATE_TARGETS: 'true' });
   let live: LiveDevice;
+  let objects: PageObjects;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>> | undefined;
   beforeAll(async () => {
+    receiver = await startWebhookReceiver();
     live = await startLiveDevice(suite, { organization: 'Axe Harbour', device: 'axe-device' });
+    objects = await createPageObjects(suite, live, receiver.url);
   }, 90_000);
   afterAll(async () => {
     await live?.stop();
+    await receiver?.close();
   });
 
   for (const viewport of WIDTHS) {
@@ -72,7 +80,7 @@ describe('accessibility: axe on every page and state', () => {
 
       await signIn(page, suite.stack.url, admin, '/');
       let states = 0;
-      for (const state of pageStates(live)) {
+      for (const state of pageStates({ ...live, ...objects })) {
         await page.goto(`${suite.stack.url}${state.path}`);
         await settle(page);
         await state.act?.(page);

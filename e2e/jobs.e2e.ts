@@ -52,7 +52,7 @@ describe('fleet jobs in the browser', () => {
     await page.screenshot({ path: screenshotPath('job-page.png'), fullPage: true });
 
     // One device's output, and its link to the device.
-    await page.getByRole('button', { name: `Output of kiosk${STAMP} one` }).click();
+    await page.getByRole('button', { name: `Show output of kiosk${STAMP} one` }).click();
     await expect.poll(() => page.getByTestId('job-output').innerText()).toMatch(/job-ran-on-\S+/);
     await page.keyboard.press('Escape');
     expect(await page.getByRole('link', { name: `kiosk${STAMP} two` }).getAttribute('href')).toBe(`/devices/${live[1]!.deviceId}`);

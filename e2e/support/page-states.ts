@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { PageObjects } from './page-objects';
 
 /** One state of a page the accessibility spec checks: opened at `path`, then `act` done on it. */
 export interface PageState {
@@ -13,7 +14,7 @@ const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const submit = (page: Page) => page.locator('main form button[type="submit"]').first().click();
 
 /** Every page an ADMIN reaches, and the states within them people meet: menus, dialogs, refused forms, answers. */
-export function pageStates(ids: { deviceId: string; organizationId: string }): PageState[] {
+export function pageStates(ids: { deviceId: string; organizationId: string } & PageObjects): PageState[] {
   const device = `/devices/${ids.deviceId}`;
   const org = `/organizations/${ids.organizationId}`;
   const pages = [
@@ -24,9 +25,11 @@ export function pageStates(ids: { deviceId: string; organizationId: string }): P
     device,
     `${device}/tunnels`,
     `${device}/tunnels/new`,
+    `${device}/tunnels/${ids.tunnelId}`,
     `${device}/file`,
     `${device}/monitor`,
     `${device}/monitor/new`,
+    `${device}/monitor/${ids.monitorId}`,
     `${device}/install`,
     `${device}/edit`,
     `${device}/delete`,
@@ -44,11 +47,13 @@ export function pageStates(ids: { deviceId: string; organizationId: string }): P
     `${org}/invoices`,
     '/servers',
     '/servers/new',
+    `/servers/${ids.serverId}`,
     '/agent/bundles',
     '/agent/releases',
     '/agent/releases/new',
     '/jobs',
     '/jobs/new',
+    `/jobs/${ids.jobId}`,
     '/operator',
     '/operator/audit',
     '/operator/alerts',
@@ -151,6 +156,30 @@ export function pageStates(ids: { deviceId: string; organizationId: string }): P
       act: async (page) => {
         await page.getByRole('button', { name: 'New rule' }).click();
         await page.getByRole('dialog', { name: 'New alert rule' }).waitFor();
+      },
+    },
+    {
+      name: 'job output dialog',
+      path: `/jobs/${ids.jobId}`,
+      act: async (page) => {
+        await page.getByRole('button', { name: 'Show output of axe-device' }).click();
+        await page.getByRole('dialog', { name: 'Output of axe-device' }).getByTestId('job-output').waitFor();
+      },
+    },
+    {
+      name: 'rollout dialog',
+      path: '/agent/releases',
+      act: async (page) => {
+        await page.getByRole('button', { name: `Rollout of ${ids.releaseName}` }).click();
+        await page.getByRole('dialog', { name: `Rollout of ${ids.releaseName}` }).getByTestId('rollout-wave-row').first().waitFor();
+      },
+    },
+    {
+      name: 'webhook deliveries dialog',
+      path: `${org}/alerts`,
+      act: async (page) => {
+        await page.getByRole('button', { name: `Deliveries of ${ids.ruleName}` }).click();
+        await page.getByRole('dialog').getByTestId('alert-delivery').first().waitFor();
       },
     },
     {

@@ -10,7 +10,9 @@ const SURFACES = [white, colors.gray[0], colors.gray[1]];
 /**
  * Each text colour of Mantine's light scheme and what it is shown on: dimmed and error text, links,
  * a colour used as text (`c="green"`: its -text), the outline variant, and the light variant (badges,
- * alerts, active tabs) on its own tinted background. Each is darkened only as far as it must be.
+ * alerts, active tabs, subtle buttons) on its own tinted background and on the deeper tint a hovered
+ * button takes (shade 2: axe caught the Remove wave button hovered at 3.75:1). Each is darkened
+ * only as far as it must be.
  */
 function readableColours(): Record<string, string> {
   const wanted: Record<string, string> = {
@@ -24,7 +26,7 @@ function readableColours(): Record<string, string> {
     const text = readableOn(shades[8], SURFACES);
     wanted[`--mantine-color-${name}-text`] = text;
     wanted[`--mantine-color-${name}-outline`] = text;
-    wanted[`--mantine-color-${name}-light-color`] = readableOn(shades[9], [...SURFACES, shades[1]]);
+    wanted[`--mantine-color-${name}-light-color`] = readableOn(shades[9], [...SURFACES, shades[1], shades[2]]);
   }
   return wanted;
 }

@@ -39,7 +39,9 @@ export function BundleListPage() {
             <Table.Tr>
               <Table.Th>Name</Table.Th>
               <Table.Th>Version</Table.Th>
-              <Table.Th w={1} />
+              <Table.Th w={1}>
+                <span className="visually-hidden">Actions</span>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -11,6 +11,7 @@ import { JobResultOutputModal } from './JobResultOutputModal';
 import { jobTitle, scheduleText, stateColor } from './job-text';
 import { useCancelJob, useExportJobResults, useJob, useJobResults, useRerunFailed } from './jobs-api';
 import { PageTitle } from '../../app/a11y/PageTitle';
+import { TableScroller } from '../../app/tables/TableScroller';
 
 /**
  * /jobs/{id} (issue 64): a job, the counts of its run by state (kept current by live updates), and
@@ -146,42 +147,44 @@ function RunResults({ job, run }: { job: Job; run: JobRun }) {
         />
       </Group>
       {page.isError ? <Alert color="red">The results could not be read.</Alert> : null}
-      <Table striped highlightOnHover data-testid="job-results">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Device</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th>Exit code</Table.Th>
-            <Table.Th>Duration</Table.Th>
-            <Table.Th>Reason</Table.Th>
-            <Table.Th>Output</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(page.data?.results ?? []).map((r) => (
-            <Table.Tr key={r.deviceId}>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                <Link to={`/devices/${r.deviceId}`}>{r.deviceName}</Link>
-              </Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={stateColor[r.state]}>
-                  {jobResultStateLabels[r.state]}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{r.exitCode ?? '—'}</Table.Td>
-              <Table.Td>{r.durationMs === null ? '—' : r.durationMs < 1000 ? `${r.durationMs} ms` : `${(r.durationMs / 1000).toFixed(1)} s`}</Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.reason ?? ''}</Table.Td>
-              <Table.Td>
-                {r.finishedAt && r.state !== 'cancelled' && r.state !== 'expired' && r.state !== 'skipped' ? (
-                  <Button size="compact-sm" variant="subtle" onClick={() => setShown(r)} aria-label={`Output of ${r.deviceName}`}>
-                    Show
-                  </Button>
-                ) : null}
-              </Table.Td>
+      <TableScroller label="Results" minWidth={760}>
+        <Table striped highlightOnHover data-testid="job-results">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Device</Table.Th>
+              <Table.Th>State</Table.Th>
+              <Table.Th>Exit code</Table.Th>
+              <Table.Th>Duration</Table.Th>
+              <Table.Th>Reason</Table.Th>
+              <Table.Th>Output</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {(page.data?.results ?? []).map((r) => (
+              <Table.Tr key={r.deviceId}>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  <Link to={`/devices/${r.deviceId}`}>{r.deviceName}</Link>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={stateColor[r.state]}>
+                    {jobResultStateLabels[r.state]}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{r.exitCode ?? '—'}</Table.Td>
+                <Table.Td>{r.durationMs === null ? '—' : r.durationMs < 1000 ? `${r.durationMs} ms` : `${(r.durationMs / 1000).toFixed(1)} s`}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.reason ?? ''}</Table.Td>
+                <Table.Td>
+                  {r.finishedAt && r.state !== 'cancelled' && r.state !== 'expired' && r.state !== 'skipped' ? (
+                    <Button size="compact-sm" variant="subtle" onClick={() => setShown(r)} aria-label={`Show output of ${r.deviceName}`}>
+                      Show
+                    </Button>
+                  ) : null}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroller>
       {page.data && !page.data.results.length ? <Text c="dimmed">{state ? `No device is ${jobResultStateLabels[state].toLowerCase()}.` : 'No devices.'}</Text> : null}
       <Group justify="flex-end">
         <Button variant="default" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
