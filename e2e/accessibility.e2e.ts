@@ -78,6 +78,15 @@ describe('accessibility: axe on every page and state', () => {
         expect(await field.getAttribute('aria-describedby')).toBe(await page.getByRole('alert').getAttribute('id'));
       }
 
+      // The page where an invited person chooses a password, and the same refusing a short one.
+      await page.goto(objects.passwordLink);
+      await check('provider password page');
+      await page.getByLabel('New password').fill('short');
+      await page.getByLabel('Repeat it').fill('short');
+      await page.locator('form').evaluate((f: HTMLFormElement) => f.submit());
+      await page.getByRole('alert').waitFor();
+      await check('provider password refused');
+
       await signIn(page, suite.stack.url, admin, '/');
       let states = 0;
       for (const state of pageStates({ ...live, ...objects })) {
@@ -101,7 +110,7 @@ describe('accessibility: axe on every page and state', () => {
       await page.getByRole('heading', { name: 'Sign out of Fleetlink?' }).waitFor();
       await check('provider logout confirmation');
 
-      console.log(`${viewport.width} px: ${states + 3} page states\n${axeReport(findings)}`);
+      console.log(`${viewport.width} px: ${states + 5} page states\n${axeReport(findings)}`);
       expect(findings).toEqual([]);
       expect(sideways).toEqual([]);
       expect(headings).toEqual([]);

@@ -15,6 +15,8 @@ export interface PageObjects {
   ruleName: string;
   /** "TEST 9.9.9": a release without waves, so its Rollout… dialog can be opened. */
   releaseName: string;
+  /** An invited person's link to the provider's page where they choose a password (no mail here: the answer holds it). */
+  passwordLink: string;
 }
 
 async function created(suite: ConsoleSuite, path: string, body: unknown, status = 201): Promise<{ id: string }> {
@@ -25,8 +27,8 @@ async function created(suite: ConsoleSuite, path: string, body: unknown, status 
 
 /**
  * Makes, through the API the pages use, one of each object whose page or dialog people open: a job
- * run on the live device, a tunnel and a monitor on it, a second message server, a release, and an
- * alert rule whose webhook (`webhookUrl`, a receiver on loopback) has a delivery.
+ * run on the live device, a tunnel and a monitor on it, a second message server, a release, an
+ * alert rule whose webhook (`webhookUrl`, a receiver on loopback) has a delivery, and an invited person.
  */
 export async function createPageObjects(suite: ConsoleSuite, live: LiveDevice, webhookUrl: string): Promise<PageObjects> {
   const { deviceId, organizationId } = live;
@@ -50,5 +52,6 @@ export async function createPageObjects(suite: ConsoleSuite, live: LiveDevice, w
   const ruleName = 'Axe job failed';
   const rule = await created(suite, `/api/organization/${organizationId}/alert-rules`, { name: ruleName, condition: { kind: 'JOB_FAILED' }, webhookUrl });
   await created(suite, `/api/organization/${organizationId}/alert-rules/${rule.id}/test`, undefined, 200);
-  return { jobId: job.id, tunnelId: tunnel.id, monitorId: monitor.id, serverId: server.id, ruleName, releaseName: 'TEST 9.9.9' };
+  const invited = (await created(suite, '/api/accounts', { email: 'axe.invited@example.com', name: 'Axe Invited' })) as unknown as { link: string };
+  return { jobId: job.id, tunnelId: tunnel.id, monitorId: monitor.id, serverId: server.id, ruleName, releaseName: 'TEST 9.9.9', passwordLink: invited.link };
 }

@@ -57,6 +57,7 @@ export function pageStates(ids: { deviceId: string; organizationId: string } & P
     '/operator',
     '/operator/audit',
     '/operator/alerts',
+    '/operator/people',
     '/profile/api-tokens',
     '/terms-service',
     '/privacy-policy',
@@ -180,6 +181,17 @@ export function pageStates(ids: { deviceId: string; organizationId: string } & P
       act: async (page) => {
         await page.getByRole('button', { name: `Deliveries of ${ids.ruleName}` }).click();
         await page.getByRole('dialog').getByTestId('alert-delivery').first().waitFor();
+      },
+    },
+    {
+      name: 'invitation link shown',
+      path: '/operator/people',
+      act: async (page) => {
+        const form = page.getByRole('form', { name: 'Invite a person' });
+        await form.getByRole('textbox', { name: 'Email' }).fill(`axe.${Date.now()}@example.com`);
+        await form.getByRole('textbox', { name: 'Name' }).fill('Axe Colleague');
+        await form.getByRole('button', { name: 'Invite' }).click();
+        await page.getByTestId('invitation-link').waitFor();
       },
     },
     {

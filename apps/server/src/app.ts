@@ -54,6 +54,8 @@ import { JobsService } from './modules/jobs/jobs.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { bearerAuthenticator, registerAuth } from './plugins/auth.js';
+import { accountsModule } from './modules/accounts/accounts.module.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { ApiTokenAuth } from './modules/api-tokens/api-token-auth.js';
 import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
@@ -163,10 +165,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const live = deps.messaging?.live ?? new LiveBus({ db: database.db, notices: database.notices, log: app.log });
   const auditRepository = new AuditRepository(database.db);
   const audit = new AuditTrail(auditRepository, app.log, liveAfterAction(live));
-  if (deps.idp) await app.register(idpPlugin, { ...deps.idp, audit, publicHost: new URL(env.PUBLIC_URL).host });
-
   // Limits count in the database, so they hold across consoles; ended windows are purged hourly.
   const rateLimits = new SharedRateLimits(database.db);
+  // The built-in provider's people (issue 72): an ADMIN manages them; a disabled or deleted one's tokens stop at once.
+  const people = deps.idp && accountsModule({ env, database, audit, rateLimits, log: app.log });
+  if (deps.idp && people) await app.register(idpPlugin, { ...deps.idp, audit, passwordLinks: people.service, publicHost: new URL(env.PUBLIC_URL).host, consoleUrl: env.PUBLIC_URL });
+
   const rateLimitPurge = new PeriodicTask({ name: 'rate limit purge', everyMs: 3600_000, locks: database.locks, work: () => rateLimits.purge(), log: app.log });
   app.addHook('onReady', async () => void rateLimitPurge.start());
   app.addHook('onClose', () => rateLimitPurge.stop());
@@ -183,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     hit: (key, windowMs) => rateLimits.hit(key, windowMs),
     log: app.log,
   });
-  const authenticate = bearerAuthenticator({ verifier: deps.verifier, apiTokens });
+  const authenticate = bearerAuthenticator({ verifier: deps.verifier, apiTokens, standing: people?.standing });
   const upgrades = new WebSocketUpgrades(app.server);
   registerLive(app, upgrades, {
     authenticate,
@@ -254,7 +258,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const serversRepo = new ServersRepository(database.db, deps.box);
   await app.register(
     async (api) => {
-      registerAuth(api, { verifier: deps.verifier, apiTokens, onAuthenticated: (p) => users.seen(p) });
+      registerAuth(api, { verifier: deps.verifier, apiTokens, standing: people?.standing, onAuthenticated: (p) => users.seen(p) });
+      if (people) await api.register(accountsRoutes, { service: people.service });
       const apiTokenService = new ApiTokensService(apiTokensRepository, memberships, audit, { noExpiryAllowed: env.API_TOKEN_ALLOW_NO_EXPIRY });
       await api.register(apiTokenRoutes, { service: apiTokenService });
       await api.register(systemRoutes, {

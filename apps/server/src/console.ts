@@ -121,6 +121,7 @@ export async function startConsole(env: Env, opts: { webDist?: string } = {}): P
         oidc: { authority: issuer, clientId: env.OIDC_CLIENT_ID, scope: env.OIDC_SCOPE },
         uploadMaxBytes: env.UPLOAD_MAX_BYTES,
         roleMapping,
+        accounts: !!idp,
       },
       messaging,
       metrics,

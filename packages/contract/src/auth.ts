@@ -11,6 +11,8 @@ export const publicConfigSchema = z.object({
   uploadMaxBytes: z.number().int().positive(),
   /** `OIDC_ROLE_CLAIM` and `OIDC_ROLE_MAP`: the page grants what the API grants (issue 62). */
   roleMapping: z.object({ claim: z.string(), map: z.record(z.string(), z.array(z.string())) }).nullable().default(null),
+  /** The built-in provider is the issuer: its accounts are managed in the console (Manage → People, issue 72). */
+  accounts: z.boolean().default(false),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

@@ -35,6 +35,7 @@ export * from './http/live.js';
 export * from './http/live-socket.js';
 export * from './http/terminal.js';
 export * from './http/api-tokens.js';
+export * from './http/accounts.js';
 export * from './identity-map.js';
 export * from './http/jobs.js';
 export * from './http/alerts.js';

@@ -13,8 +13,11 @@ describe('an external OIDC provider', () => {
       oidc: { authority: s.kc.issuer, clientId: 'fleetlink-console', scope: 'openid profile email' },
       uploadMaxBytes: UPLOAD_MAX_BYTES_DEFAULT,
       roleMapping: null,
+      // People are managed in that provider: no Accounts page, no accounts API (issue 72).
+      accounts: false,
     });
     expect((await s.console.api('/idp/.well-known/openid-configuration')).status).toBe(404);
+    expect((await s.console.api('/api/accounts')).status).toBe(404);
   });
 
   it('accepts Keycloak-shaped tokens verified through the issuer JWKS', async () => {

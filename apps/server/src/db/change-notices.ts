@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 /** What other consoles keep in memory and must drop when it changes (DESIGN §5b). */
-export type NoticeTopic = 'servers' | 'live';
+export type NoticeTopic = 'servers' | 'live' | 'accounts';
 
 /** What a notice carries: its own data, or undefined when the listener must assume anything changed. */
 export type NoticeListener = (data: unknown) => void;

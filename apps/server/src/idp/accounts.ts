@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { idpAccounts } from '../db/schema/index.js';
 
@@ -43,14 +43,15 @@ export type SeededPassword =
 /** 24 characters from 144 random bits. */
 const generatePassword = () => randomBytes(18).toString('base64url');
 
-async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scrypt(password, salt, 32);
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [, saltB64, hashB64] = stored.split('$');
+async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  // An invited account has no password until its person chooses one: nothing opens it.
+  const [, saltB64, hashB64] = (stored ?? '').split('$');
   if (!saltB64 || !hashB64) return false;
   const expected = Buffer.from(hashB64, 'base64');
   const actual = await scrypt(password, Buffer.from(saltB64, 'base64'), expected.length);
@@ -112,7 +113,7 @@ export class AccountStore {
       const updated = await this.db
         .update(idpAccounts)
         .set({ passwordHash })
-        .where(and(eq(idpAccounts.id, a.id), eq(idpAccounts.passwordHash, row.passwordHash)))
+        .where(and(eq(idpAccounts.id, a.id), row.passwordHash === null ? isNull(idpAccounts.passwordHash) : eq(idpAccounts.passwordHash, row.passwordHash)))
         .returning({ id: idpAccounts.id });
       return updated.length ? result : undefined;
     }
@@ -126,18 +127,29 @@ export class AccountStore {
     return inserted.length ? result : undefined;
   }
 
+  /** An account that may sign in: a disabled one is not found (its refresh tokens stop with it). */
   async findById(id: string): Promise<IdpAccount | undefined> {
-    const [row] = await this.db.select().from(idpAccounts).where(eq(idpAccounts.id, id));
+    const [row] = await this.db
+      .select()
+      .from(idpAccounts)
+      .where(and(eq(idpAccounts.id, id), isNull(idpAccounts.disabledAt)));
     return row && { id: row.id, email: row.email, name: row.name, realmRoles: row.realmRoles };
   }
 
-  /** Returns the account when the email and password match; the same answer for either mistake. */
-  async authenticate(email: string, password: string): Promise<IdpAccount | undefined> {
+  /**
+   * Returns the account when the email and password match (the same answer for either mistake),
+   * saying whether an ADMIN disabled it: its person hears so only once they proved the password.
+   */
+  async authenticate(email: string, password: string): Promise<(IdpAccount & { disabled: boolean }) | undefined> {
     const [row] = await this.db
       .select()
       .from(idpAccounts)
       .where(eq(idpAccounts.email, email.trim().toLowerCase()));
     if (!row || !(await verifyPassword(password, row.passwordHash))) return undefined;
-    return { id: row.id, email: row.email, name: row.name, realmRoles: row.realmRoles };
+    return { id: row.id, email: row.email, name: row.name, realmRoles: row.realmRoles, disabled: !!row.disabledAt };
+  }
+
+  async signedIn(id: string, at = new Date()): Promise<void> {
+    await this.db.update(idpAccounts).set({ lastSignInAt: at }).where(eq(idpAccounts.id, id));
   }
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AuditTrail } from '../modules/audit/audit-trail.js';
 import type { AccountStore } from './accounts.js';
-import { errorPage, loginPage, LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH } from './pages.js';
+import { PASSWORD_PAGE_PATH, type AccountsService } from '../modules/accounts/accounts.service.js';
+import { errorPage, FORGOT_PAGE_PATH, forgotPage, loginPage, LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH, passwordPage, passwordSetPage } from './pages.js';
 import { IDP_MOUNT } from './provider.js';
 import { PasswordSignIn } from './sign-in.js';
 import type { SignInLimits } from './sign-in-limits.js';
@@ -13,8 +14,12 @@ interface IdpPluginOptions {
   accounts: AccountStore;
   limits: SignInLimits;
   audit: AuditTrail;
+  /** The invitation and reset links' page: who a link is for, and the password chosen through it. */
+  passwordLinks: Pick<AccountsService, 'openLink' | 'choosePassword' | 'requestReset' | 'mailsResets'>;
   /** PUBLIC_URL's host (and port): the provider's URLs are on it. */
   publicHost: string;
+  /** PUBLIC_URL: where a person who chose a password goes to sign in. */
+  consoleUrl: string;
 }
 
 /**
@@ -31,6 +36,34 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
     interactions.get(LOGOUT_SCRIPT_PATH, async (_req, reply) =>
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT),
     );
+
+    // An invitation's or reset's link opens here (issue 72); its token is in the query, which the log redacts.
+    interactions.get<{ Querystring: { token?: string } }>(PASSWORD_PAGE_PATH, async (req, reply) => {
+      const token = String(req.query.token ?? '');
+      const opened = await opts.passwordLinks.openLink(token);
+      if ('error' in opened) return sendPage(reply, 410, errorPage(opened.error));
+      return sendPage(reply, 200, passwordPage({ action: PASSWORD_PAGE_PATH, token, email: opened.account.email }));
+    });
+
+    interactions.post<{ Body: { token?: string; password?: string; repeat?: string } }>(PASSWORD_PAGE_PATH, async (req, reply) => {
+      const token = String(req.body?.token ?? '');
+      const result = await opts.passwordLinks.choosePassword(token, String(req.body?.password ?? ''), String(req.body?.repeat ?? ''), req.ip);
+      if ('account' in result) return sendPage(reply, 200, passwordSetPage(result.account.email, opts.consoleUrl));
+      if (result.gone) return sendPage(reply, 410, errorPage(result.error));
+      const opened = await opts.passwordLinks.openLink(token);
+      const email = 'account' in opened ? opened.account.email : '';
+      return sendPage(reply, 400, passwordPage({ action: PASSWORD_PAGE_PATH, token, email, error: result.error }));
+    });
+
+    interactions.get(FORGOT_PAGE_PATH, async (_req, reply) => sendPage(reply, 200, forgotPage({ canMail: opts.passwordLinks.mailsResets })));
+
+    interactions.post<{ Body: { email?: string } }>(FORGOT_PAGE_PATH, async (req, reply) => {
+      const canMail = opts.passwordLinks.mailsResets;
+      const email = String(req.body?.email ?? '').trim();
+      if (canMail && !email) return sendPage(reply, 400, forgotPage({ canMail, error: 'Email is required.' }));
+      if (canMail) opts.passwordLinks.requestReset(email, req.ip);
+      return sendPage(reply, 200, forgotPage({ canMail, sentTo: email }));
+    });
 
     interactions.get<{ Params: { uid: string } }>(`${IDP_MOUNT}/interaction/:uid`, async (req, reply) => {
       const details = await provider.interactionDetails(req.raw, reply.raw).catch(() => undefined);

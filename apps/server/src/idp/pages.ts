@@ -3,6 +3,9 @@
  * Colours as the console's (indigo 8 reads at 5.7:1 under white text), a visible focus ring, and
  * underlined links (WCAG 2.2 AA, issue 71).
  */
+/** Where "Forgot password?" leads (issue 72). */
+export const FORGOT_PAGE_PATH = '/idp/account/forgot';
+
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -28,7 +31,58 @@ ${opts.error ? `<p class="error" id="signin-error" role="alert">${esc(opts.error
 <form method="post" action="${esc(opts.action)}" autocomplete="on">
 <label for="login">Email</label><input id="login" name="login" type="email" autocomplete="username" required autofocus${invalid} value="${esc(opts.login ?? '')}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
-<button type="submit">Sign in</button></form>`,
+<button type="submit">Sign in</button></form>
+<p><a href="${FORGOT_PAGE_PATH}">Forgot password?</a></p>`,
+  );
+}
+
+/** "Forgot password?" (issue 72): asks for the email, then says the same whether an account has it or not. */
+export function forgotPage(opts: { canMail: boolean; sentTo?: string; error?: string }): string {
+  const title = 'Forgot your password? — Fleetlink';
+  if (!opts.canMail) {
+    return layout(title, `<h1>Forgot your password?</h1><p>This console cannot send mail. Ask your Fleetlink administrator to help you in.</p><p><a href="/">Back to Fleetlink</a></p>`);
+  }
+  if (opts.sentTo !== undefined) {
+    return layout(
+      title,
+      `<h1>Check your mail</h1><p role="status">If an account has the email ${esc(opts.sentTo)}, a link to choose a new password is on its way. It works for one hour.</p><p><a href="/">Back to Fleetlink</a></p>`,
+    );
+  }
+  const invalid = opts.error ? ' aria-invalid="true" aria-describedby="forgot-error"' : '';
+  return layout(
+    title,
+    `<h1>Forgot your password?</h1><p>We mail you a link to choose a new one.</p>
+${opts.error ? `<p class="error" id="forgot-error" role="alert">${esc(opts.error)}</p>` : ''}
+<form method="post" action="${FORGOT_PAGE_PATH}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required autofocus${invalid}>
+<button type="submit">Send the link</button></form>
+<p><a href="/">Back to Fleetlink</a></p>`,
+  );
+}
+
+/**
+ * Where an invited person (or one resetting it) chooses a password (issue 72). The link's token
+ * travels in the form, so the answer's URL holds none; a refusal keeps what was typed out of the page.
+ */
+export function passwordPage(opts: { action: string; token: string; email: string; error?: string }): string {
+  const invalid = opts.error ? ' aria-invalid="true" aria-describedby="password-error"' : '';
+  return layout(
+    'Choose your password — Fleetlink',
+    `<h1>Choose your password</h1><p>For ${esc(opts.email)}: at least 12 characters, not a common password.</p>
+${opts.error ? `<p class="error" id="password-error" role="alert">${esc(opts.error)}</p>` : ''}
+<form method="post" action="${esc(opts.action)}">
+<input type="hidden" name="token" value="${esc(opts.token)}">
+<input type="email" name="username" autocomplete="username" value="${esc(opts.email)}" hidden readonly>
+<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required autofocus${invalid}>
+<label for="repeat">Repeat it</label><input id="repeat" name="repeat" type="password" autocomplete="new-password" minlength="12" required${invalid}>
+<button type="submit">Save password</button></form>`,
+  );
+}
+
+export function passwordSetPage(email: string, consoleUrl: string): string {
+  return layout(
+    'Password saved — Fleetlink',
+    `<h1>Password saved</h1><p>${esc(email)} can sign in now.</p><p><a href="${esc(consoleUrl)}/">Sign in to Fleetlink</a></p>`,
   );
 }
 

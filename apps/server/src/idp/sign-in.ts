@@ -7,6 +7,7 @@ import { waitText, type SignInLimits } from './sign-in-limits.js';
 const LOGIN_KEPT = 255;
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
+export const ACCOUNT_DISABLED = 'This account is disabled: ask your Fleetlink administrator.';
 
 export type SignInResult =
   | { account: IdpAccount }
@@ -21,7 +22,7 @@ export type SignInResult =
  */
 export class PasswordSignIn {
   constructor(
-    private readonly accounts: Pick<AccountStore, 'authenticate'>,
+    private readonly accounts: Pick<AccountStore, 'authenticate' | 'signedIn'>,
     private readonly limits: SignInLimits,
     private readonly audit: AuditTrail,
   ) {}
@@ -43,8 +44,13 @@ export class PasswordSignIn {
       return { error: INVALID_CREDENTIALS };
     }
     await this.limits.succeeded(login, clientAddress);
+    if (account.disabled) {
+      await this.record({ username: account.email, subject: account.id, clientAddress }, ACCOUNT_DISABLED);
+      return { error: ACCOUNT_DISABLED };
+    }
+    await this.accounts.signedIn(account.id);
     await this.record({ username: account.email, subject: account.id, clientAddress }, null);
-    return { account };
+    return { account: { id: account.id, email: account.email, name: account.name, realmRoles: account.realmRoles } };
   }
 
   private record(actor: { username: string; subject: string | null; clientAddress: string }, error: string | null) {

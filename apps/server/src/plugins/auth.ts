@@ -24,6 +24,11 @@ interface AuthOptions {
   verifier: TokenVerifier;
   /** Personal API tokens (`flt_…`), beside the provider's access tokens. */
   apiTokens?: ApiTokenAuth;
+  /**
+   * With the built-in provider: whether its account may still act. A token outlives a disable or a
+   * delete until it expires; this stops it at once (issue 72).
+   */
+  standing?: { isActive(accountId: string): Promise<boolean> };
   /** Called for every request authenticated by a sign-in (not an API token), e.g. to record when a user was last seen. */
   onAuthenticated?: (principal: Principal) => Promise<void> | void;
 }
@@ -32,12 +37,24 @@ interface AuthOptions {
  * The caller of a bearer token: a personal API token's owner, or the person an access token was
  * issued to. The live socket authenticates with the same function.
  */
-export function bearerAuthenticator(opts: Pick<AuthOptions, 'verifier' | 'apiTokens'>) {
+export function bearerAuthenticator(opts: Pick<AuthOptions, 'verifier' | 'apiTokens' | 'standing'>) {
   return async (token: string, address: string): Promise<Principal> => {
-    if (opts.apiTokens && isApiTokenSecret(token)) return opts.apiTokens.authenticate(token, address);
-    return { ...(await opts.verifier.verify(token)), clientAddress: address };
+    const principal =
+      opts.apiTokens && isApiTokenSecret(token) ? await opts.apiTokens.authenticate(token, address) : { ...(await opts.verifier.verify(token)), clientAddress: address };
+    if (opts.standing) {
+      const active = await opts.standing.isActive(principal.subject).catch((err: unknown) => {
+        throw new AccountUncheckedError('the account could not be checked', { cause: err });
+      });
+      if (!active) throw new InvalidTokenError(ACCOUNT_GONE);
+    }
+    return principal;
   };
 }
+
+/** The database did not answer whether the account may act: not the token's fault, so not a 401 (the page would sign out). */
+class AccountUncheckedError extends Error {}
+
+export const ACCOUNT_GONE = 'Your account was disabled or deleted: ask your Fleetlink administrator.';
 
 /**
  * Every API route needs a valid bearer token unless it is declared public; routes declare the realm
@@ -62,10 +79,11 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions) {
       req.principal = await authenticate(token, req.ip);
     } catch (err) {
       if (err instanceof InvalidTokenError) return reply.code(401).send(body(ErrorCode.Unauthenticated, err.message));
-      // An API token is looked up in the database: when that fails, the token is not what is wrong.
-      if (isApiTokenSecret(token)) {
-        req.log.error({ err }, 'API token could not be checked');
-        return reply.code(503).send(body(ErrorCode.Unavailable, 'Your API token could not be checked right now: try again in a moment.'));
+      // An API token and an account's standing are looked up in the database: when that fails, the token is not what is wrong.
+      if (isApiTokenSecret(token) || err instanceof AccountUncheckedError) {
+        const what = isApiTokenSecret(token) ? 'Your API token' : 'Your account';
+        req.log.error({ err }, `${what} could not be checked`);
+        return reply.code(503).send(body(ErrorCode.Unavailable, `${what} could not be checked right now: try again in a moment.`));
       }
       return reply.code(401).send(body(ErrorCode.Unauthenticated, 'The access token is not valid.'));
     }

@@ -1,3 +1,4 @@
+import { accountRoutes } from './accounts.js';
 import { agentDownloadRoutes } from './agent-update.js';
 import { alertRoutes } from './alerts.js';
 import { apiTokenRoutes } from './api-tokens.js';
@@ -53,6 +54,7 @@ export const apiRoutes = {
   apiTokens: apiTokenRoutes,
   jobs: jobRoutes,
   alerts: alertRoutes,
+  accounts: accountRoutes,
 } as const;
 
 export interface ApiOperation {

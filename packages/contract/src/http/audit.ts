@@ -81,6 +81,16 @@ export const AuditKind = {
   AlertRuleDelete: 'alert-rule.delete',
   /** A rule's webhook failed every delivery for 24 hours and was switched off. */
   AlertWebhookOff: 'alert.webhook-off',
+  /** An account of the built-in provider was made (invited), changed (name, role, disabled), removed (issue 72). */
+  AccountCreate: 'account.create',
+  AccountUpdate: 'account.update',
+  AccountDelete: 'account.delete',
+  /** An invitation link was made or sent again (never the link itself). */
+  AccountInvite: 'account.invite',
+  /** A person chose their password through an invitation or reset link. */
+  AccountPasswordSet: 'account.password-set',
+  /** "Forgot password?" was asked for an email (whether an account has it or not; mailed says). */
+  AccountResetRequest: 'account.reset-request',
 } as const;
 export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
 export const auditKinds = Object.values(AuditKind) as [AuditKind, ...AuditKind[]];
@@ -147,6 +157,12 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'alert-rule.update': 'Alert rule changed',
   'alert-rule.delete': 'Alert rule deleted',
   'alert.webhook-off': 'Webhook switched off',
+  'account.create': 'Account invited',
+  'account.update': 'Account changed',
+  'account.delete': 'Account deleted',
+  'account.invite': 'Invitation sent',
+  'account.password-set': 'Password chosen',
+  'account.reset-request': 'Password reset asked',
 };
 
 export const auditOutcomes = ['ok', 'error'] as const;

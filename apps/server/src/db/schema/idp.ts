@@ -29,9 +29,33 @@ export const idpAccounts = pgTable('idp_accounts', {
   id: text('id').primaryKey(),
   email: text('email').notNull().unique(),
   name: text('name').notNull(),
-  passwordHash: text('password_hash').notNull(),
+  /** Null until an invited person chose a password: no password opens the account. */
+  passwordHash: text('password_hash'),
   realmRoles: text('realm_roles').array().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+  /** Set while an ADMIN keeps the account from signing in: its tokens stop at once (issue 72). */
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
 });
+
+/**
+ * The links mailed for an account (issue 72): an invitation to choose a first password (7 days),
+ * a password reset (1 hour). Only the token's hash is kept; a link opens once.
+ */
+export const idpAccountLinks = pgTable(
+  'idp_account_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => idpAccounts.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['invitation', 'reset'] }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('idp_account_links_account_idx').on(t.accountId)],
+);
 
 /**
  * Failed sign-ins at the built-in provider, counted per typed login (`account:…`) and per client

@@ -22,6 +22,7 @@ const OperatorPage = lazyPage(() => import('../../features/devices/OperatorPage'
 const HomePage = lazyPage(() => import('../../features/home/HomePage'), 'HomePage', { path: '/' });
 const PrivacyPolicyPage = lazyPage(() => import('../../features/legal/PrivacyPolicyPage'), 'PrivacyPolicyPage');
 const TermsOfServicePage = lazyPage(() => import('../../features/legal/TermsOfServicePage'), 'TermsOfServicePage');
+const PeoplePage = lazyPage(() => import('../../features/people/PeoplePage'), 'PeoplePage');
 const ApiTokensPage = lazyPage(() => import('../../features/profile/ApiTokensPage'), 'ApiTokensPage');
 
 const needs = (...roles: RouteAccess['roles'] & {}): RouteAccess => ({ roles });
@@ -39,6 +40,7 @@ const signedInPages: RouteObject[] = [
   { path: 'operator', element: <OperatorPage />, handle: admin },
   { path: 'operator/audit', element: <AuditTrailPage />, handle: admin },
   { path: 'operator/alerts', element: <RealmAlertsPage />, handle: admin },
+  { path: 'operator/people', element: <PeoplePage />, handle: admin },
   // Login only.
   { path: 'profile/api-tokens', element: <ApiTokensPage /> },
   { path: 'terms-service', element: <TermsOfServicePage /> },

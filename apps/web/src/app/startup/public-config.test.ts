@@ -8,9 +8,9 @@ const answer = (status: number, body: unknown) => async () =>
 describe('fetchPublicConfig', () => {
   it('returns the parsed configuration', async () => {
     const roleMapping = { claim: 'groups', map: { '/fleet-admins': ['ADMIN'] } };
-    await expect(fetchPublicConfig(answer(200, { ...config, roleMapping }))).resolves.toEqual({ ...config, roleMapping });
-    // A console from before identity mapping (issue 62) sends none: the page maps no group.
-    await expect(fetchPublicConfig(answer(200, config))).resolves.toEqual({ ...config, roleMapping: null });
+    await expect(fetchPublicConfig(answer(200, { ...config, roleMapping, accounts: true }))).resolves.toEqual({ ...config, roleMapping, accounts: true });
+    // A console from before identity mapping (issue 62) and accounts (issue 72) sends neither: the page maps no group and manages no account.
+    await expect(fetchPublicConfig(answer(200, config))).resolves.toEqual({ ...config, roleMapping: null, accounts: false });
   });
 
   it('fails clearly on an HTTP error, an invalid body or no server', async () => {

@@ -20,7 +20,9 @@ export function readPublicConfig(data: unknown): PublicConfig | undefined {
     if (typeof roleMapping !== 'object' || typeof roleMapping.claim !== 'string' || !roleMapping.map || typeof roleMapping.map !== 'object') return undefined;
     for (const roles of Object.values(roleMapping.map)) if (!Array.isArray(roles) || roles.some((r) => typeof r !== 'string')) return undefined;
   }
-  return { oidc: { authority, clientId, scope }, uploadMaxBytes, roleMapping };
+  // A console from before accounts were managed here (issue 72) sends none.
+  const accounts = d.accounts === true;
+  return { oidc: { authority, clientId, scope }, uploadMaxBytes, roleMapping, accounts };
 }
 
 /**

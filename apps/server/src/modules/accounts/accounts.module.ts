@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.js';
+import type { Env } from '../../env.js';
+import { createMailTransport } from '../../lib/mail-transport.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { SharedRateLimits } from '../system/shared-rate-limits.js';
+import { AccountStanding } from './account-standing.js';
+import { AccountsRepository } from './accounts.repository.js';
+import { AccountsService } from './accounts.service.js';
+
+/** The built-in provider's people (issue 72): the service behind the Accounts page and the password links, and the standing every request's token is checked against. */
+export function accountsModule(o: { env: Env; database: Database; audit: AuditTrail; rateLimits: SharedRateLimits; log: FastifyBaseLogger }) {
+  const { env, database } = o;
+  const standing = new AccountStanding(database.db, database.notices);
+  const transport = env.SMTP_URL ? createMailTransport(env.SMTP_URL) : undefined;
+  const service = new AccountsService(new AccountsRepository(database.db), standing, o.audit, {
+    publicUrl: env.PUBLIC_URL,
+    mail: transport && { transport, from: env.CONTACT_FROM },
+    hit: (key, windowMs) => o.rateLimits.hit(key, windowMs),
+    log: o.log,
+  });
+  return { standing, service };
+}

@@ -1,0 +1,50 @@
+import {
+  accountCreateSchema,
+  accountInvitationSchema,
+  accountListQuerySchema,
+  accountListSchema,
+  accountParamsSchema,
+  accountSchema,
+  accountUpdateSchema,
+  RealmRole,
+} from '@fleetlink/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AccountsService } from './accounts.service.js';
+
+const tags = ['accounts'];
+const admin = { roles: [RealmRole.Admin] };
+
+/** The built-in provider's accounts (issue 72, realm ADMIN); only served while it is the issuer. Thin: the rules are the service's. */
+export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }> = async (app, { service }) => {
+  app.get(
+    '/accounts',
+    { config: admin, schema: { tags, summary: 'Accounts of the built-in sign-in, by email; search finds text in the email or name', querystring: accountListQuerySchema, response: { 200: accountListSchema } } },
+    (req) => service.list(req.query),
+  );
+
+  app.post(
+    '/accounts',
+    {
+      config: admin,
+      schema: { tags, summary: 'Invite a person: an account, and a one-time link to choose a password (mailed, or in this answer without mail)', body: accountCreateSchema, response: { 201: accountInvitationSchema } },
+    },
+    async (req, reply) => reply.code(201).header('cache-control', 'no-store').send(await service.create(req.principal, req.body)),
+  );
+
+  app.put(
+    '/accounts/:id',
+    { config: admin, schema: { tags, summary: "Change an account's name or role, or disable it (its sessions and tokens stop at once) or enable it", params: accountParamsSchema, body: accountUpdateSchema, response: { 200: accountSchema } } },
+    (req) => service.update(req.principal, req.params.id, req.body),
+  );
+
+  app.delete('/accounts/:id', { config: admin, schema: { tags, summary: 'Delete an account (the audit trail keeps its email)', params: accountParamsSchema } }, async (req, reply) => {
+    await service.remove(req.principal, req.params.id);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/accounts/:id/invitation',
+    { config: admin, schema: { tags, summary: 'Invite again someone who has not chosen a password: a new link, the one before stops opening', params: accountParamsSchema, response: { 200: accountInvitationSchema } } },
+    async (req, reply) => reply.header('cache-control', 'no-store').send(await service.invite(req.principal, req.params.id)),
+  );
+};

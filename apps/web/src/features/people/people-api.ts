@@ -1,0 +1,28 @@
+import type { Account, AccountCreateInput, AccountInvitation, AccountList, AccountUpdate } from '@fleetlink/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApi } from '../../app/api/useApi';
+
+export const PEOPLE_PAGE_SIZE = 25;
+const peopleKey = ['accounts'] as const;
+
+/** A page of the built-in sign-in's accounts, as the search finds them (issue 72). */
+export function useAccounts(search: string, page: number) {
+  const api = useApi();
+  const query = new URLSearchParams({ page: String(page), size: String(PEOPLE_PAGE_SIZE), ...(search ? { search } : {}) });
+  return useQuery({
+    queryKey: [...peopleKey, search, page],
+    queryFn: ({ signal }) => api.get<AccountList>(`/api/accounts?${query}`, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+function useChange<T, R>(call: (api: ReturnType<typeof useApi>, arg: T) => Promise<R>) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (arg: T) => call(api, arg), onSuccess: () => client.invalidateQueries({ queryKey: peopleKey }) });
+}
+
+export const useInviteAccount = () => useChange((api, form: AccountCreateInput) => api.post<AccountInvitation>('/api/accounts', form));
+export const useInviteAgain = () => useChange((api, id: string) => api.post<AccountInvitation>(`/api/accounts/${encodeURIComponent(id)}/invitation`));
+export const useUpdateAccount = () => useChange((api, { id, change }: { id: string; change: AccountUpdate }) => api.put<Account>(`/api/accounts/${encodeURIComponent(id)}`, change));
+export const useDeleteAccount = () => useChange((api, id: string) => api.delete(`/api/accounts/${encodeURIComponent(id)}`));

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordLinkIn } from '../apps/server/src/modules/accounts/accounts.test-support.js';
+import { startSmtpSink } from '../apps/server/src/testing/smtp-sink.js';
+import { admin } from './support/accounts';
+import { useConsoleSuite } from './support/console-suite';
+import { createCompany } from './support/live-device';
+import { signInAtProvider } from './support/login';
+
+/**
+ * Issue 72, Playwright: an admin invites a colleague on Manage → People; the colleague, in a
+ * browser of their own, opens the link the mail brought, chooses a password (a short one refused
+ * first), signs in and sees the organization they were added to; the admin sees them active.
+ */
+const TEST_TIMEOUT_MS = 120_000;
+const COLLEAGUE = { email: 'colleague@example.com', name: 'Cole League', password: 'a long and private phrase' };
+
+// A real SMTP server, started before the console so the console is configured with it.
+const sink = await startSmtpSink();
+const suite = useConsoleSuite({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, CONTACT_TO: 'ops@fleetlink.example' });
+let organization: string;
+
+beforeAll(async () => {
+  organization = await createCompany(suite, admin, 'People Harbour');
+}, TEST_TIMEOUT_MS);
+afterAll(() => sink.close());
+
+describe('people', () => {
+  it('invites a colleague who chooses a password from the mailed link, signs in and sees their organization', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { page, pageErrors } = await suite.signedIn(admin, '/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Manage', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'People' }).click();
+    await page.getByRole('heading', { name: 'People', level: 1 }).waitFor();
+    const form = page.getByRole('form', { name: 'Invite a person' });
+    await form.getByRole('textbox', { name: 'Email' }).fill('not-an-email');
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await form.getByText('Email is not a valid email address.').waitFor();
+    await form.getByRole('textbox', { name: 'Email' }).fill(COLLEAGUE.email);
+    await form.getByRole('textbox', { name: 'Name' }).fill(COLLEAGUE.name);
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await page.getByText(`Invitation mailed to ${COLLEAGUE.email}`).waitFor();
+    const row = page.getByTestId('person-row').filter({ hasText: COLLEAGUE.email });
+    await row.getByText('Invited').waitFor();
+    // Their membership waits for them: the organization names them by email.
+    expect((await suite.api(admin, 'POST', `/api/organization/${organization}/user`, { email: COLLEAGUE.email, role: 'USER' })).status).toBeLessThan(300);
+
+    await expect.poll(() => sink.mails.filter((m) => m.to.includes(COLLEAGUE.email)).length, { timeout: 10_000 }).toBe(1);
+    const link = passwordLinkIn(sink.mails.find((m) => m.to.includes(COLLEAGUE.email))!.raw);
+    const colleague = await suite.open();
+    await colleague.page.goto(link);
+    await colleague.page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+    expect(await colleague.page.title()).toBe('Choose your password — Fleetlink');
+    await colleague.page.getByLabel('New password').fill('too short');
+    await colleague.page.getByLabel('Repeat it').fill('too short');
+    // The browser's own check (minlength) stops it first; the server says the same when it is sent anyway.
+    await colleague.page.locator('form').evaluate((f: HTMLFormElement) => f.submit());
+    await colleague.page.getByRole('alert').filter({ hasText: 'The password must be at least 12 characters.' }).waitFor();
+    expect(await colleague.page.getByLabel('New password').getAttribute('aria-invalid')).toBe('true');
+    await colleague.page.getByLabel('New password').fill(COLLEAGUE.password);
+    await colleague.page.getByLabel('Repeat it').fill(COLLEAGUE.password);
+    await colleague.page.getByRole('button', { name: 'Save password' }).click();
+    await colleague.page.getByRole('heading', { name: 'Password saved' }).waitFor();
+    await colleague.page.getByRole('link', { name: 'Sign in to Fleetlink' }).click();
+    await signInAtProvider(colleague.page, COLLEAGUE);
+    await colleague.page.getByTestId('profile-menu').waitFor();
+    await colleague.page.goto(`${suite.stack.url}/organizations`);
+    await colleague.page.getByTestId('organization-card').getByRole('heading', { name: 'People Harbour' }).waitFor();
+    expect(colleague.pageErrors).toEqual([]);
+
+    // The admin sees them active, signed in a moment ago.
+    await page.reload();
+    await row.getByText('Active').waitFor();
+    expect(await row.getByText('Never').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
