@@ -195,6 +195,15 @@ export function pageStates(ids: { deviceId: string; organizationId: string } & P
       },
     },
     {
+      name: 'member invitation offered',
+      path: `${org}/members`,
+      act: async (page) => {
+        await page.getByRole('textbox', { name: 'Email' }).fill(`axe.member.${Date.now()}@example.com`);
+        await page.getByRole('button', { name: 'Add user' }).click();
+        await page.getByTestId('member-invitation').waitFor();
+      },
+    },
+    {
       name: 'revoke confirmation',
       path: `${org}/members`,
       act: async (page) => {

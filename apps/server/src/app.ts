@@ -271,7 +271,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const devices = devicesModule(database.db, deps.box, policy, audit, env.TUNNEL_DOMAIN, deps.messaging?.accounts);
       await api.register(devices.routes, { service: devices.service });
       const invoices = new InvoicesService(new InvoicesRepository(database.db), policy, audit, sellerOf(env));
-      await registerOrganizations(api, { db: database.db, locks: database.locks, env, policy, audit, invoices });
+      await registerOrganizations(api, { db: database.db, locks: database.locks, env, policy, audit, invoices, people: people?.service });
       await api.register(invoicesRoutes, { service: invoices });
       await registerContact(api, { db: database.db, box: deps.box, env, rateLimitStore: rateLimits.store('contact') });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });

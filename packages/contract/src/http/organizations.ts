@@ -32,6 +32,11 @@ export const organizationUserSchema = z.object({
   email: z.string(),
   role: z.enum(organizationRoles),
   requestDate: z.iso.datetime({ offset: true }),
+  /**
+   * Only in the answer to adding a member, with the built-in provider: nobody signs in with this
+   * email yet, and the page offers to invite them (issue 72).
+   */
+  invitable: z.boolean().optional(),
 });
 export type OrganizationUser = z.infer<typeof organizationUserSchema>;
 
@@ -74,6 +79,7 @@ export const organizationRoutes = {
   remove: { method: 'DELETE', path: '/organization/:id', role: 'USER', errors: [409] },
   addUser: { method: 'POST', path: '/organization/:id/user', role: 'USER', errors: [409] },
   removeUser: { method: 'DELETE', path: '/organization/:id/user/:userId', role: 'USER', errors: [409] },
+  inviteUser: { method: 'POST', path: '/organization/:id/user/:userId/invitation', role: 'USER', errors: [409] },
   addDomain: { method: 'POST', path: '/organization/:id/domain', role: 'USER', errors: [409] },
   removeDomain: { method: 'DELETE', path: '/organization/:id/domain/:domainId', role: 'USER' },
 } as const;

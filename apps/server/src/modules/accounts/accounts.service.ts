@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   accountLimits,
   AuditKind,
+  RealmRole,
   realmRolesOf,
   roleChoiceOf,
   type Account,
@@ -11,7 +12,7 @@ import {
   type AccountUpdate,
 } from '@fleetlink/contract';
 import type { Transporter } from 'nodemailer';
-import type { Principal } from '../../auth/principal.js';
+import { hasRole, type Principal } from '../../auth/principal.js';
 import { hashPassword } from '../../idp/accounts.js';
 import { badRequest, conflict, notFound } from '../../lib/app-error.js';
 import { newLinkToken } from '../../lib/link-token.js';
@@ -79,10 +80,13 @@ export class AccountsService {
   }
 
   async create(actor: Principal, form: AccountCreate): Promise<AccountInvitation> {
-    const details = { email: form.email, role: form.role };
-    const row = await this.audit.track(
+    return this.sendInvitation(actor, await this.insertAccount(actor, form), true);
+  }
+
+  private insertAccount(actor: Principal, form: AccountCreate): Promise<AccountRow> {
+    return this.audit.track(
       actor,
-      { kind: AuditKind.AccountCreate, details },
+      { kind: AuditKind.AccountCreate, details: { email: form.email, role: form.role } },
       async () => {
         const inserted = await this.repo.insert({ id: randomUUID(), email: form.email, name: form.name, realmRoles: realmRolesOf(form.role) });
         if (!inserted) throw conflict(`An account with the email ${form.email} exists already.`);
@@ -90,17 +94,37 @@ export class AccountsService {
       },
       (r) => ({ details: { accountId: r.id } }),
     );
-    return this.sendInvitation(actor, row);
+  }
+
+  /** Whether someone signs in (or is invited to) with this email. */
+  async hasAccount(email: string): Promise<boolean> {
+    return !!(await this.repo.findByEmail(email.toLowerCase()));
+  }
+
+  /**
+   * An organization's manager invites a member who has no account (issue 72): a USER account named
+   * after the email, and its invitation; one invited before is sent a new link.
+   */
+  async inviteMember(actor: Principal, email: string): Promise<AccountInvitation> {
+    // The link opens the account of that email, and memberships are by email: only its owner may
+    // hold it, so it goes by mail to them, and is handed over only by a realm ADMIN.
+    const handOver = hasRole(actor, RealmRole.Admin);
+    if (!handOver && !this.o.mail) throw conflict('This console cannot send mail: ask a Fleetlink administrator to invite them on Manage → People.');
+    const found = await this.repo.findByEmail(email.toLowerCase());
+    if (found && found.passwordHash !== null) throw conflict(`${found.email} has an account already: they see the organization when they sign in.`);
+    const row = found ?? (await this.insertAccount(actor, { email: email.toLowerCase(), name: email.split('@')[0]!.slice(0, accountLimits.name), role: 'USER' }));
+    return this.sendInvitation(actor, row, handOver);
   }
 
   /** A new invitation link for someone who has not chosen a password yet; the one before stops opening. */
   async invite(actor: Principal, id: string): Promise<AccountInvitation> {
     const row = await this.found(id);
     if (row.passwordHash !== null) throw conflict(`${row.email} has chosen a password already: there is nothing to invite them to.`);
-    return this.sendInvitation(actor, row);
+    return this.sendInvitation(actor, row, true);
   }
 
-  private async sendInvitation(actor: Principal, row: AccountRow): Promise<AccountInvitation> {
+  /** `handOver`: the link is answered when it was not mailed (to a realm ADMIN only). */
+  private async sendInvitation(actor: Principal, row: AccountRow, handOver: boolean): Promise<AccountInvitation> {
     const { token, hash } = newLinkToken();
     const expiresAt = new Date(this.now().getTime() + accountLimits.invitationDays * DAY_MS);
     const link = `${this.o.publicUrl}${PASSWORD_PAGE_PATH}?token=${token}`;
@@ -115,7 +139,7 @@ export class AccountsService {
       () => ({ details: { mailed: mailError === null } }),
     );
     const mailed = mailError === null;
-    return { account: accountOf(row), mailed, mailError, link: mailed ? null : link, expiresAt: expiresAt.toISOString() };
+    return { account: accountOf(row), mailed, mailError, link: mailed || !handOver ? null : link, expiresAt: expiresAt.toISOString() };
   }
 
   /** Null when the mail server took it; otherwise why it was not sent. */

@@ -211,6 +211,25 @@ describe('accounts of the built-in sign-in', () => {
     expect((await forgot('')).status).toBe(400);
   });
 
+  it("an organization's manager adds a member without an account and invites them: they sign in to a membership that waited", async () => {
+    const org = (await c.call(USER, 'POST', '/api/organization', { type: 'COMPANY', name: 'Waiting Co', country: 'NL', address: 'Dam 1, Amsterdam', email: 'office@waiting.example' })).body.id;
+    const added = await c.call(USER, 'POST', `/api/organization/${org}/user`, { email: 'nia@example.com', role: 'USER' });
+    expect(added).toMatchObject({ status: 201, body: { email: 'nia@example.com', invitable: true } });
+    expect((await c.call(USER, 'POST', `/api/organization/${org}/user`, { email: ADMIN, role: 'USER' })).body.invitable).toBe(false);
+    // Only the organization's managers invite its members.
+    expect((await c.call(ADMIN, 'POST', `/api/organization/${org}/user/${added.body.id}/invitation`)).status).toBe(403);
+
+    const invited = await c.call(USER, 'POST', `/api/organization/${org}/user/${added.body.id}/invitation`);
+    // A member's link goes to them by mail only: whoever holds it holds the email's memberships.
+    expect(invited).toMatchObject({ status: 200, body: { mailed: true, link: null, account: { email: 'nia@example.com', role: 'USER', invited: true } } });
+    expect((await choosePassword(passwordLinkIn((await mailTo('nia@example.com')).raw), GOOD_PASSWORD)).status).toBe(200);
+    const nia = await passwordLogin({ consoleUrl: c.url, email: 'nia@example.com', password: GOOD_PASSWORD });
+    const theirs = (await (await c.api('/api/organizations', { token: nia.access_token })).json()) as { name: string }[];
+    expect(theirs.map((o) => o.name)).toContain('Waiting Co');
+    const again = await c.call(USER, 'POST', `/api/organization/${org}/user/${added.body.id}/invitation`);
+    expect(again).toMatchObject({ status: 409, body: { message: 'nia@example.com has an account already: they see the organization when they sign in.' } });
+  });
+
   it('without SMTP_URL hands the link over in the answer, and says why it was not mailed', async () => {
     const plain = await startTestConsole();
     try {
@@ -221,6 +240,14 @@ describe('accounts of the built-in sign-in', () => {
       expect(res.body.link).toMatch(new RegExp(`^${plain.url}/idp/account/password\\?token=[A-Za-z0-9_-]{43}$`));
       expect((await choosePassword(res.body.link, GOOD_PASSWORD)).status).toBe(200);
       await passwordLogin({ consoleUrl: plain.url, email: 'max@example.com', password: GOOD_PASSWORD });
+      // A member's invitation is mailed or nothing for an organization's manager; a realm ADMIN gets the link.
+      const org = (await plain.call(USER, 'POST', '/api/organization', { type: 'COMPANY', name: 'No Mail Co', country: 'NL', address: 'Dam 1, Amsterdam', email: 'office@nomail.example' })).body.id;
+      const member = (await plain.call(USER, 'POST', `/api/organization/${org}/user`, { email: 'ode@example.com', role: 'USER' })).body;
+      const refused = await plain.call(USER, 'POST', `/api/organization/${org}/user/${member.id}/invitation`);
+      expect(refused).toMatchObject({ status: 409, body: { message: 'This console cannot send mail: ask a Fleetlink administrator to invite them on Manage → People.' } });
+      await plain.call(USER, 'POST', `/api/organization/${org}/user`, { email: ADMIN, role: 'ADMIN' });
+      const byAdmin = await plain.call(ADMIN, 'POST', `/api/organization/${org}/user/${member.id}/invitation`);
+      expect(byAdmin.body.link).toMatch(/\/idp\/account\/password\?token=/);
       // Nor can a reset link be mailed: the page says whom to ask.
       expect(await (await fetch(`${plain.url}${FORGOT_PAGE_PATH}`)).text()).toContain('This console cannot send mail. Ask your Fleetlink administrator to help you in.');
     } finally {

@@ -1,4 +1,5 @@
 import {
+  accountInvitationSchema,
   allOrganizationsSchema,
   myOrganizationsSchema,
   organizationDetailSchema,
@@ -81,6 +82,20 @@ export const organizationRoutes: FastifyPluginAsyncZod<OrganizationRoutesOptions
       schema: { tags, summary: 'Add a member', params: organizationParamsSchema, body: organizationUserFormSchema, response: { 201: organizationUserSchema } },
     },
     async (req, reply) => reply.code(201).send(await organizations.addUser(req.principal, req.params.id, req.body)),
+  );
+
+  app.post(
+    '/organization/:id/user/:userId/invitation',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Invite a member who has no account yet to the built-in sign-in (a one-time link, mailed or in this answer)',
+        params: organizationUserParamsSchema,
+        response: { 200: accountInvitationSchema },
+      },
+    },
+    async (req, reply) => reply.header('cache-control', 'no-store').send(await organizations.inviteUser(req.principal, req.params.id, req.params.userId)),
   );
 
   app.delete(

@@ -8,9 +8,11 @@ import {
   type OrganizationForm,
   type OrganizationUser,
   type OrganizationUserForm,
+  type AccountInvitation,
 } from '@fleetlink/contract';
 import type { Principal } from '../../auth/principal.js';
 import { conflict, notFound } from '../../lib/app-error.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { fieldChanges } from '../audit/field-changes.js';
 import type { DomainService } from './domain.service.js';
@@ -33,6 +35,8 @@ export class OrganizationService {
     private readonly domains: DomainService,
     private readonly audit: AuditTrail,
     private readonly invoices: { listFor(organizationId: string): Promise<Invoice[]> },
+    /** The built-in provider's people (issue 72): absent with an external issuer, whose accounts are its own. */
+    private readonly people?: Pick<AccountsService, 'hasAccount' | 'inviteMember'>,
   ) {}
 
   mine(p: Principal): Promise<MyOrganization[]> {
@@ -95,13 +99,24 @@ export class OrganizationService {
       await this.policy.manageOrganization(p, id);
       const duplicate = () => conflict(`${form.email} is already a member of this organization.`);
       if (await this.repo.findMemberByEmail(id, form.email)) throw duplicate();
+      let added: OrganizationUser;
       try {
-        return toUser(await this.repo.addMember(id, form.email, form.role));
+        added = toUser(await this.repo.addMember(id, form.email, form.role));
       } catch (err) {
         if (isUniqueViolation(err)) throw duplicate();
         throw err;
       }
+      return this.people ? { ...added, invitable: !(await this.people.hasAccount(form.email)) } : added;
     });
+  }
+
+  /** Invites a member who has no account yet to the built-in provider (issue 72); their membership waits for them. */
+  async inviteUser(p: Principal, id: string, memberId: string): Promise<AccountInvitation> {
+    await this.policy.manageOrganization(p, id);
+    if (!this.people) throw notFound("People sign in with your organization's identity provider: invite them there.");
+    const member = await this.repo.findMember(id, memberId);
+    if (!member) throw notFound('The member does not exist.');
+    return this.people.inviteMember(p, member.email);
   }
 
   removeUser(p: Principal, id: string, memberId: string): Promise<void> {

@@ -20,6 +20,8 @@ interface OrganizationsModuleOptions {
   policy: OrganizationPolicy;
   audit: AuditTrail;
   invoices: Pick<InvoicesService, 'listFor'>;
+  /** The built-in provider's people: a member without an account can be invited (issue 72). */
+  people?: ConstructorParameters<typeof OrganizationService>[5];
   lookup?: DnsLookup;
 }
 
@@ -35,7 +37,7 @@ export async function registerOrganizations(api: FastifyInstance, opts: Organiza
     opts.env.TUNNEL_PROXY_HOST,
     opts.audit,
   );
-  const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains, opts.audit, opts.invoices);
+  const organizations = new OrganizationService(new OrganizationRepository(opts.db), opts.policy, domains, opts.audit, opts.invoices, opts.people);
   await api.register(organizationRoutes, { organizations, domains });
   // A domain whose record appears later becomes ACTIVE, one whose record goes becomes FAILED.
   const monitor = new PeriodicTask({

@@ -1,12 +1,14 @@
-import { memberRoles, organizationUserFormSchema } from '@fleetlink/contract';
-import { Badge, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { memberRoles, organizationUserFormSchema, type OrganizationUser } from '@fleetlink/contract';
+import { Alert, Badge, Box, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconUserMinus, IconUserPlus } from '@tabler/icons-react';
+import { IconMailForward, IconUserMinus, IconUserPlus } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useSession } from '../../app/auth/useSession';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { since } from './format';
-import { canManage, useAddMember, useOrganization, useRevokeMember } from './organization-api';
+import { InvitationSent } from '../people/InvitationSent';
+import { canManage, useAddMember, useInviteMember, useOrganization, useRevokeMember } from './organization-api';
 import { zodValidate } from './zod-validate';
 import { TableScroller } from '../../app/tables/TableScroller';
 
@@ -15,8 +17,28 @@ interface MemberValues {
   role: 'USER' | 'ADMIN';
 }
 
+/**
+ * After adding someone nobody signs in as yet (the built-in provider only): offers to invite them.
+ * Their membership is there already, waiting for their first sign-in.
+ */
+function InviteWaitingMember({ organizationId, member, onDone }: { organizationId: string; member: OrganizationUser; onDone: () => void }) {
+  const invite = useInviteMember(organizationId);
+  if (invite.data) return <InvitationSent invitation={invite.data} onDone={onDone} />;
+  return (
+    <Alert color="blue" title={`Nobody signs in as ${member.email} yet`} withCloseButton closeButtonLabel="Close" onClose={onDone} data-testid="member-invitation">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">Invite them: they get a mail with a link to choose a password, and see this organization once they sign in.</Text>
+        <Button size="xs" leftSection={<IconMailForward size={14} />} loading={invite.isPending} onClick={() => invite.mutate(member.id)}>
+          Invite them
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
 function AddMemberForm({ organizationId }: { organizationId: string }) {
   const add = useAddMember(organizationId);
+  const [waiting, setWaiting] = useState<OrganizationUser | null>(null);
   const form = useForm<MemberValues>({
     mode: 'controlled',
     initialValues: { email: '', role: 'USER' },
@@ -25,7 +47,17 @@ function AddMemberForm({ organizationId }: { organizationId: string }) {
   });
   return (
     <Card withBorder padding="lg">
-      <form noValidate onSubmit={form.onSubmit((values) => add.mutate(values, { onSuccess: () => form.reset() }))}>
+      <form
+        noValidate
+        onSubmit={form.onSubmit((values) =>
+          add.mutate(values, {
+            onSuccess: (added) => {
+              form.reset();
+              setWaiting(added.invitable ? added : null);
+            },
+          }),
+        )}
+      >
         <Title order={2} size="h5" mb="xs">
           Add user
         </Title>
@@ -47,6 +79,11 @@ function AddMemberForm({ organizationId }: { organizationId: string }) {
           No notification is sent to new members: let them know they can now sign in and see this organization.
         </Text>
       </form>
+      {waiting ? (
+        <Box mt="sm">
+          <InviteWaitingMember key={waiting.id} organizationId={organizationId} member={waiting} onDone={() => setWaiting(null)} />
+        </Box>
+      ) : null}
     </Card>
   );
 }

@@ -1,4 +1,5 @@
 import type {
+  AccountInvitation,
   MyOrganizations,
   OrganizationDetail,
   OrganizationDomain,
@@ -79,6 +80,14 @@ export function useAddMember(id: string) {
   return useMutation({
     mutationFn: (form: OrganizationUserFormInput) => api.post<OrganizationUser>(`/api/organization/${encodeURIComponent(id)}/user`, form),
     onSuccess: () => invalidate(id),
+  });
+}
+
+/** Invites a member who has no account yet (issue 72): mailed to them (or, for a realm ADMIN, a link to hand over). */
+export function useInviteMember(id: string) {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (userId: string) => api.post<AccountInvitation>(`/api/organization/${encodeURIComponent(id)}/user/${encodeURIComponent(userId)}/invitation`),
   });
 }
 

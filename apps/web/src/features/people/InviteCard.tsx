@@ -1,10 +1,8 @@
 import { accountCreateSchema, accountLimits, accountRoleChoices, accountRoleLabels, type AccountInvitation, type AccountRoleChoice } from '@fleetlink/contract';
-import { Alert, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMailForward } from '@tabler/icons-react';
 import { ApiRequestError } from '../../app/api/api-error';
-import { SecretOnce } from '../../app/forms/SecretOnce';
-import { formatDayMonthTime } from '../../app/format/date-format';
 import { useInviteAccount } from './people-api';
 
 interface InviteValues {
@@ -55,24 +53,5 @@ export function InviteCard({ onInvited }: { onInvited: (invitation: AccountInvit
         </Stack>
       </form>
     </Card>
-  );
-}
-
-/** What became of an invitation: mailed, or its link to hand over (shown this once). */
-export function InvitationSent({ invitation, onDone }: { invitation: AccountInvitation; onDone: () => void }) {
-  const until = formatDayMonthTime(new Date(invitation.expiresAt));
-  if (invitation.mailed) {
-    return (
-      <Alert color="teal" title={`Invitation mailed to ${invitation.account.email}`} withCloseButton closeButtonLabel="Close" onClose={onDone} data-testid="invitation-sent">
-        The link in it opens once, until {until}.
-      </Alert>
-    );
-  }
-  return (
-    <SecretOnce title={`Invitation for ${invitation.account.email}`} secret={invitation.link ?? ''} label="link" testId="invitation-sent" secretTestId="invitation-link" onDone={onDone}>
-      <Text size="sm">
-        {invitation.mailError} Hand this link to them: it opens once, until {until}, and is not shown again.
-      </Text>
-    </SecretOnce>
   );
 }

@@ -9,7 +9,8 @@ import { usePublicConfig } from '../../app/startup/usePublicConfig';
 import { formatDayMonthTime } from '../../app/format/date-format';
 import { TableScroller } from '../../app/tables/TableScroller';
 import { AccountActions } from './AccountActions';
-import { InvitationSent, InviteCard, roleOptions } from './InviteCard';
+import { InvitationSent } from './InvitationSent';
+import { InviteCard, roleOptions } from './InviteCard';
 import { PEOPLE_PAGE_SIZE, useAccounts, useUpdateAccount } from './people-api';
 
 function Standing({ account }: { account: Account }) {
