@@ -10,7 +10,8 @@ import { signInAtProvider } from './support/login';
  * Issue 72, Playwright: an admin invites a colleague on Manage → People and adds them to an
  * organization (where adding someone nobody signs in as yet offers to invite them); the colleague,
  * in a browser of their own, opens the link the mail brought, chooses a password (a short one
- * refused first), signs in and sees the organization; the admin sees them active.
+ * refused first), signs in and sees the organization, then changes their password on My account;
+ * the admin sees them active.
  */
 const TEST_TIMEOUT_MS = 120_000;
 const COLLEAGUE = { email: 'colleague@example.com', name: 'Cole League', password: 'a long and private phrase' };
@@ -76,6 +77,19 @@ describe('people', () => {
     await colleague.page.getByTestId('profile-menu').waitFor();
     await colleague.page.goto(`${suite.stack.url}/organizations`);
     await colleague.page.getByTestId('organization-card').getByRole('heading', { name: 'People Harbour' }).waitFor();
+    // Their own account: a new password, with the current one (a wrong one refused first).
+    await colleague.page.getByTestId('profile-menu').click();
+    await colleague.page.getByRole('menuitem', { name: 'My account' }).click();
+    await colleague.page.getByRole('heading', { name: 'My account', level: 1 }).waitFor();
+    const password = colleague.page.getByRole('form', { name: 'Your password' });
+    await password.getByLabel(/^Current password/).fill('not my password');
+    await password.getByLabel(/^New password/).fill('an even longer private phrase');
+    await password.getByLabel('Repeat the new password').fill('an even longer private phrase');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText('The current password is not right.').waitFor();
+    await password.getByLabel(/^Current password/).fill(COLLEAGUE.password);
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText('Password changed').waitFor();
     expect(colleague.pageErrors).toEqual([]);
 
     // The admin sees them active, signed in a moment ago.

@@ -59,6 +59,7 @@ export function pageStates(ids: { deviceId: string; organizationId: string } & P
     '/operator/alerts',
     '/operator/people',
     '/profile/api-tokens',
+    '/profile/account',
     '/terms-service',
     '/privacy-policy',
     '/access-denied',

@@ -49,7 +49,7 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   // An invited account has no password until its person chooses one: nothing opens it.
   const [, saltB64, hashB64] = (stored ?? '').split('$');
   if (!saltB64 || !hashB64) return false;

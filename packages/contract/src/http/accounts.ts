@@ -100,8 +100,22 @@ export const newPasswordSchema = z
   .min(accountLimits.passwordMin, `The password must be at least ${accountLimits.passwordMin} characters.`)
   .max(accountLimits.passwordMax, messages.maxLength('Password', accountLimits.passwordMax));
 
+/** The signed-in person's own account at the built-in provider: their name and password (issue 72). */
+export const myAccountSchema = z.object({ email: z.string(), name: z.string(), lastSignInAt: z.string().nullable() });
+export type MyAccount = z.infer<typeof myAccountSchema>;
+
+/** A new name, or a new password with the current one (proving it is them at the keyboard). */
+export const myAccountUpdateSchema = z.object({
+  name: nameSchema.optional(),
+  currentPassword: z.string().max(accountLimits.passwordMax, messages.maxLength('Current password', accountLimits.passwordMax)).optional(),
+  newPassword: newPasswordSchema.optional(),
+});
+export type MyAccountUpdate = z.output<typeof myAccountUpdateSchema>;
+
 /** Served only while the built-in provider is the console's issuer. */
 export const accountRoutes = {
+  mine: { method: 'GET', path: '/account', role: 'LOGIN' },
+  changeMine: { method: 'PUT', path: '/account', role: 'LOGIN', errors: [429] },
   list: { method: 'GET', path: '/accounts', role: 'ADMIN' },
   create: { method: 'POST', path: '/accounts', role: 'ADMIN', errors: [409] },
   update: { method: 'PUT', path: '/accounts/:id', role: 'ADMIN', errors: [409] },

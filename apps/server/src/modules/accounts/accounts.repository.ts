@@ -35,7 +35,7 @@ export class AccountsRepository {
     return row;
   }
 
-  async update(id: string, set: Partial<Pick<AccountRow, 'name' | 'realmRoles' | 'disabledAt'>>): Promise<AccountRow | undefined> {
+  async update(id: string, set: Partial<Pick<AccountRow, 'name' | 'realmRoles' | 'disabledAt' | 'passwordHash'>>): Promise<AccountRow | undefined> {
     const [row] = await this.db.update(idpAccounts).set(set).where(eq(idpAccounts.id, id)).returning();
     return row;
   }

@@ -6,6 +6,8 @@ import {
   accountParamsSchema,
   accountSchema,
   accountUpdateSchema,
+  myAccountSchema,
+  myAccountUpdateSchema,
   RealmRole,
 } from '@fleetlink/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -13,9 +15,21 @@ import type { AccountsService } from './accounts.service.js';
 
 const tags = ['accounts'];
 const admin = { roles: [RealmRole.Admin] };
+/** Any signed-in person, a guest too: their own account. */
+const signedIn = { roles: [] };
 
 /** The built-in provider's accounts (issue 72, realm ADMIN); only served while it is the issuer. Thin: the rules are the service's. */
 export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }> = async (app, { service }) => {
+  app.get('/account', { config: signedIn, schema: { tags, summary: 'My account at the built-in sign-in: email, name, last sign-in', response: { 200: myAccountSchema } } }, (req) =>
+    service.mine(req.principal),
+  );
+
+  app.put(
+    '/account',
+    { config: signedIn, schema: { tags, summary: 'Change my name, or my password (with the current one)', body: myAccountUpdateSchema, response: { 200: myAccountSchema } } },
+    (req) => service.changeMine(req.principal, req.body),
+  );
+
   app.get(
     '/accounts',
     { config: admin, schema: { tags, summary: 'Accounts of the built-in sign-in, by email; search finds text in the email or name', querystring: accountListQuerySchema, response: { 200: accountListSchema } } },

@@ -10,11 +10,14 @@ import {
   type AccountInvitation,
   type AccountList,
   type AccountUpdate,
+  ErrorCode,
+  type MyAccount,
+  type MyAccountUpdate,
 } from '@fleetlink/contract';
 import type { Transporter } from 'nodemailer';
 import { hasRole, type Principal } from '../../auth/principal.js';
-import { hashPassword } from '../../idp/accounts.js';
-import { badRequest, conflict, notFound } from '../../lib/app-error.js';
+import { hashPassword, verifyPassword } from '../../idp/accounts.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
 import { newLinkToken } from '../../lib/link-token.js';
 import { describeMailError } from '../../lib/mail-transport.js';
 import type { Actor, AuditTrail } from '../audit/audit-trail.js';
@@ -25,6 +28,9 @@ import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { passwordRefusal } from './password-rules.js';
 
 const MINUTE_MS = 60_000;
+/** Password changes a person may try in a window: the current password they type is a guess too. */
+const PASSWORD_TRIES = 10;
+const PASSWORD_TRIES_WINDOW_MS = 15 * 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -94,6 +100,32 @@ export class AccountsService {
       },
       (r) => ({ details: { accountId: r.id } }),
     );
+  }
+
+  async mine(actor: Principal): Promise<MyAccount> {
+    const row = await this.found(actor.subject);
+    return { email: row.email, name: row.name, lastSignInAt: row.lastSignInAt?.toISOString() ?? null };
+  }
+
+  /** A person changes their own name, or their password with the current one (tries limited: it is a password guess too). */
+  async changeMine(actor: Principal, change: MyAccountUpdate): Promise<MyAccount> {
+    const row = await this.found(actor.subject);
+    const base = { accountId: row.id, email: row.email, by: 'self' };
+    if (change.name !== undefined && change.name !== row.name) {
+      await this.audit.track(actor, { kind: AuditKind.AccountUpdate, details: { ...base, name: change.name } }, () => this.repo.update(row.id, { name: change.name }));
+    }
+    if (change.newPassword !== undefined) {
+      const tries = await this.o.hit(`password-change:${row.id}`, PASSWORD_TRIES_WINDOW_MS);
+      if (tries.current > PASSWORD_TRIES) throw new AppError(429, ErrorCode.RateLimited, 'Too many password changes were tried: try again in 15 minutes.');
+      if (!(await verifyPassword(change.currentPassword ?? '', row.passwordHash))) {
+        throw badRequest('The current password is not right.', { currentPassword: 'The current password is not right.' });
+      }
+      const refusal = passwordRefusal(change.newPassword, row.email);
+      if (refusal) throw badRequest(refusal, { newPassword: refusal });
+      const passwordHash = await hashPassword(change.newPassword);
+      await this.audit.track(actor, { kind: AuditKind.AccountPasswordSet, details: base }, () => this.repo.update(row.id, { passwordHash }));
+    }
+    return this.mine(actor);
   }
 
   /** Whether someone signs in (or is invited to) with this email. */

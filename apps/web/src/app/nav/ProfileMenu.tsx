@@ -1,8 +1,9 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconBuilding, IconChevronDown, IconKey, IconLogout } from '@tabler/icons-react';
+import { IconBuilding, IconChevronDown, IconKey, IconLogout, IconSettings } from '@tabler/icons-react';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { useSession } from '../auth/useSession';
+import { usePublicConfig } from '../startup/usePublicConfig';
 import { initials } from './initials';
 import { MenuLink } from './MenuLink';
 import { NAV_HOVER_DEBOUNCE_MS } from './nav-constants';
@@ -10,6 +11,8 @@ import { NAV_HOVER_DEBOUNCE_MS } from './nav-constants';
 /** The signed-in user's menu: who they are, their organizations (USER), their API tokens and Logout. */
 export function ProfileMenu() {
   const session = useSession();
+  // Name and password are the console's to change only with its built-in sign-in (issue 72).
+  const { accounts } = usePublicConfig();
   const me = useCurrentUser(session.isAuthenticated).data;
   // The API's view of the user when loaded; the ID token's profile until then (or if it failed).
   const name = me?.name ?? session.name ?? me?.username ?? session.username ?? 'Signed in';
@@ -53,6 +56,11 @@ export function ProfileMenu() {
         {session.hasRole(RealmRole.User) ? (
           <MenuLink to="/organizations" icon={<IconBuilding size={16} />}>
             My Organizations
+          </MenuLink>
+        ) : null}
+        {accounts ? (
+          <MenuLink to="/profile/account" icon={<IconSettings size={16} />}>
+            My account
           </MenuLink>
         ) : null}
         <MenuLink to="/profile/api-tokens" icon={<IconKey size={16} />}>

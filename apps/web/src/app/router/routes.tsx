@@ -23,6 +23,7 @@ const HomePage = lazyPage(() => import('../../features/home/HomePage'), 'HomePag
 const PrivacyPolicyPage = lazyPage(() => import('../../features/legal/PrivacyPolicyPage'), 'PrivacyPolicyPage');
 const TermsOfServicePage = lazyPage(() => import('../../features/legal/TermsOfServicePage'), 'TermsOfServicePage');
 const PeoplePage = lazyPage(() => import('../../features/people/PeoplePage'), 'PeoplePage');
+const MyAccountPage = lazyPage(() => import('../../features/profile/MyAccountPage'), 'MyAccountPage');
 const ApiTokensPage = lazyPage(() => import('../../features/profile/ApiTokensPage'), 'ApiTokensPage');
 
 const needs = (...roles: RouteAccess['roles'] & {}): RouteAccess => ({ roles });
@@ -43,6 +44,7 @@ const signedInPages: RouteObject[] = [
   { path: 'operator/people', element: <PeoplePage />, handle: admin },
   // Login only.
   { path: 'profile/api-tokens', element: <ApiTokensPage /> },
+  { path: 'profile/account', element: <MyAccountPage /> },
   { path: 'terms-service', element: <TermsOfServicePage /> },
   { path: 'privacy-policy', element: <PrivacyPolicyPage /> },
   { path: 'access-denied', element: <AccessDeniedPage /> },
