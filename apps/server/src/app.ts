@@ -210,6 +210,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       log: app.log.child({ module: 'terminal' }),
     });
     live.attach(terminal);
+    // A person disabled or deleted (issue 72): their open terminals end at once, on every console.
+    const standing = people?.standing;
+    standing?.onChange(() => void terminal.endInactive((subject) => standing.isActive(subject)));
     registerTerminal(app, upgrades, { service: terminal, credentials: deps.messaging.credentials, box: deps.box, origin: new URL(env.PUBLIC_URL).origin });
   }
   // Fleet jobs (issue 64): every console runs a runner; they share the work through the database.

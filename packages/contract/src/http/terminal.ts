@@ -49,7 +49,7 @@ export const terminalControlSchema = z.discriminatedUnion('type', [
 export type TerminalControl = z.infer<typeof terminalControlSchema>;
 
 /** Why a session ended. */
-export const terminalEndReasons = ['closed', 'exit', 'offline', 'idle', 'refused', 'lost', 'console'] as const;
+export const terminalEndReasons = ['closed', 'exit', 'offline', 'idle', 'refused', 'lost', 'console', 'account'] as const;
 export type TerminalEndReason = (typeof terminalEndReasons)[number];
 
 /** What the console tells the page. */
@@ -95,4 +95,5 @@ export const terminalEndMessages: Record<TerminalEndReason, string> = {
   refused: 'The device could not open a terminal.',
   lost: 'The connection to the device was lost.',
   console: 'The console is stopping.',
+  account: 'Your account was disabled or deleted: ask your Fleetlink administrator.',
 };

@@ -16,6 +16,7 @@ export class AccountStanding {
   private readonly active = new Map<string, boolean>();
   /** Counts the changes heard: a read that raced one is not remembered (it may be from before it). */
   private changes = 0;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly db: Db,
@@ -26,7 +27,17 @@ export class AccountStanding {
       this.changes++;
       if (typeof id === 'string') this.active.delete(id);
       else this.active.clear();
+      this.told();
     });
+  }
+
+  /** Called after any account's standing may have changed here or on another console (sessions it holds open check theirs again). */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  private told() {
+    for (const l of this.listeners) l();
   }
 
   async isActive(accountId: string): Promise<boolean> {
@@ -45,6 +56,7 @@ export class AccountStanding {
   async changed(accountId: string): Promise<void> {
     this.changes++;
     this.active.delete(accountId);
+    this.told();
     await this.notices.publish('accounts', { id: accountId });
   }
 }

@@ -62,6 +62,11 @@ export class TerminalSession {
     page.on('error', () => this.end('closed'));
   }
 
+  /** Whose session it is (the account an ADMIN may disable). */
+  get subject(): string {
+    return this.principal.subject;
+  }
+
   get waitingForRelay(): boolean {
     return !this.relay && !this.ending;
   }

@@ -52,6 +52,13 @@ export class TerminalService implements LiveSink {
     return this.sessions.size;
   }
 
+  /** Ends this console's sessions whose person may no longer act (disabled or deleted, issue 72). */
+  async endInactive(isActive: (subject: string) => Promise<boolean>): Promise<void> {
+    for (const session of [...this.sessions.values()]) {
+      if (!(await isActive(session.subject).catch(() => true))) session.end('account');
+    }
+  }
+
   /** A session of this console still waiting for its relay. */
   waiting(sessionId: string): TerminalSession | undefined {
     const s = this.sessions.get(sessionId);

@@ -19,6 +19,8 @@ import {
 import { DeviceCredentials } from '../enrollment/credentials.js';
 import { TerminalSessionsRepository } from './terminal-sessions.repository.js';
 import { openTerminal, type TerminalClient } from './terminal.test-support.js';
+import { passwordLogin } from '../../idp/password-login.js';
+import { choosePassword } from '../accounts/accounts.test-support.js';
 
 const MB = 1024 * 1024;
 const rssOf = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)![1]) * 1024;
@@ -239,6 +241,20 @@ describe.skipIf(process.platform !== 'linux')('web terminal', () => {
     await t.waitFor(/flood-over/, 20_000, from);
     t.close();
   }, 60_000);
+
+  it("ends a person's open terminal at once when an ADMIN disables their account (issue 72)", async () => {
+    // Kim: invited as a realm ADMIN (no mail here: the link is in the answer), an ADMIN of the device's organization.
+    const invited = await (await s.tc.api('/api/accounts', { method: 'POST', token: d.admin, json: { email: 'kim@example.com', name: 'Kim', role: 'ADMIN' } })).json();
+    expect((await choosePassword(invited.link, 'kim has a long password')).status).toBe(200);
+    const member = await s.tc.api(`/api/organization/${d.device.organizationId}/user`, { method: 'POST', token: d.admin, json: { email: 'kim@example.com', role: 'ADMIN' } });
+    expect(member.status).toBe(201);
+    const kim = (await passwordLogin({ consoleUrl: s.tc.url, email: 'kim@example.com', password: 'kim has a long password' })).access_token;
+    const t = await terminal(d.device.id, kim);
+    await expect.poll(() => ready(t), { timeout: 10_000 }).toBe(true);
+    expect((await s.tc.api(`/api/accounts/${invited.account.id}`, { method: 'PUT', token: d.admin, json: { disabled: true } })).status).toBe(200);
+    expect(await t.closed).toMatchObject({ code: TerminalClose.Ended });
+    expect(t.events.at(-1)).toMatchObject({ type: 'end', reason: 'account', message: 'Your account was disabled or deleted: ask your Fleetlink administrator.' });
+  }, 30_000);
 
   it('ends the session when the device goes offline, and says so', async () => {
     const t = await terminal(d.device.id, d.admin);
