@@ -40,6 +40,8 @@ describe('signing in through the provider', () => {
       expect(profile.name).toBe(account.name);
       expect(profile.username).toBe(account.email);
       expect(profile.entries).toContain('Logout');
+      // The built-in provider's accounts change their own name and password there (issue 72).
+      expect(profile.entries).toContain('My account');
       expect(profile.entries.includes('My Organizations')).toBe((account.realmRoles as readonly string[]).includes('USER'));
     },
     TEST_TIMEOUT_MS,
@@ -125,7 +127,7 @@ describe('navigation by role', () => {
     'shows an ADMIN the Manage menu and the Manage card',
     async () => {
       const page = await signedIn(admin);
-      expect(await menuEntries(page, 'Manage')).toEqual(['Rebuild index', 'Audit trail', 'Alerts', 'Servers', 'Bundles and Releases', 'Jobs']);
+      expect(await menuEntries(page, 'Manage')).toEqual(['Rebuild index', 'Audit trail', 'Alerts', 'People', 'Servers', 'Bundles and Releases', 'Jobs']);
       await page.getByRole('region', { name: 'Manage' }).waitFor();
       await page.getByRole('menuitem', { name: 'Servers' }).click();
       await page.waitForURL(`${suite.stack.url}/servers`);
