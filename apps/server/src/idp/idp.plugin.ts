@@ -49,10 +49,8 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
       const token = String(req.body?.token ?? '');
       const result = await opts.passwordLinks.choosePassword(token, String(req.body?.password ?? ''), String(req.body?.repeat ?? ''), req.ip);
       if ('account' in result) return sendPage(reply, 200, passwordSetPage(result.account.email, opts.consoleUrl));
-      if (result.gone) return sendPage(reply, 410, errorPage(result.error));
-      const opened = await opts.passwordLinks.openLink(token);
-      const email = 'account' in opened ? opened.account.email : '';
-      return sendPage(reply, 400, passwordPage({ action: PASSWORD_PAGE_PATH, token, email, error: result.error }));
+      if ('gone' in result) return sendPage(reply, 410, errorPage(result.error));
+      return sendPage(reply, 400, passwordPage({ action: PASSWORD_PAGE_PATH, token, email: result.email, error: result.error }));
     });
 
     interactions.get(FORGOT_PAGE_PATH, async (_req, reply) => sendPage(reply, 200, forgotPage({ canMail: opts.passwordLinks.mailsResets })));

@@ -50,7 +50,12 @@ export const accountOf = (row: AccountRow): Account => ({
 });
 
 /** What a password link's page shows and does. */
-export type PasswordLinkResult = { account: AccountRow } | { error: string; gone?: boolean };
+export type PasswordLinkResult =
+  | { account: AccountRow }
+  /** The link does not open (used, expired, or its account disabled). */
+  | { error: string; gone: true }
+  /** The password was refused; the page asks again, for the link's email. */
+  | { error: string; email: string };
 
 export const LINK_GONE = 'This link has expired or was used already. Ask your Fleetlink administrator for a new one.';
 
@@ -276,7 +281,7 @@ export class AccountsService {
     const opened = await this.openLink(token);
     if ('error' in opened) return opened;
     const refusal = passwordRefusal(password, opened.account.email) ?? (password !== repeated ? 'The two passwords differ: type the same one twice.' : undefined);
-    if (refusal) return { error: refusal };
+    if (refusal) return { error: refusal, email: opened.account.email };
     const actor: Actor = { username: opened.account.email, subject: opened.account.id, clientAddress };
     const gone = conflict(LINK_GONE);
     try {

@@ -14,7 +14,7 @@ function NameCard({ name }: { name: string }) {
   const form = useForm({
     mode: 'controlled',
     initialValues: { name },
-    validate: { name: (v: string) => firstIssue(myAccountUpdateSchema.shape.name.safeParse(v)) ?? (v.trim() ? null : 'Name is required.') },
+    validate: { name: (v: string) => firstIssue(myAccountUpdateSchema.shape.name.safeParse(v)) },
     validateInputOnChange: true,
   });
   return (
