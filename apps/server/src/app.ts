@@ -168,8 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Limits count in the database, so they hold across consoles; ended windows are purged hourly.
   const rateLimits = new SharedRateLimits(database.db);
   // The built-in provider's people (issue 72): an ADMIN manages them; a disabled or deleted one's tokens stop at once.
-  const people = deps.idp && accountsModule({ env, database, audit, rateLimits, log: app.log });
-  if (deps.idp && people) await app.register(idpPlugin, { ...deps.idp, audit, passwordLinks: people.service, publicHost: new URL(env.PUBLIC_URL).host, consoleUrl: env.PUBLIC_URL });
+  const people = deps.idp && accountsModule({ env, database, box: deps.box, audit, rateLimits, log: app.log });
+  if (deps.idp && people) await app.register(idpPlugin, { ...deps.idp, audit, passwordLinks: people.service, twoFactor: people.twoFactor, publicHost: new URL(env.PUBLIC_URL).host, consoleUrl: env.PUBLIC_URL });
 
   const rateLimitPurge = new PeriodicTask({ name: 'rate limit purge', everyMs: 3600_000, locks: database.locks, work: () => rateLimits.purge(), log: app.log });
   app.addHook('onReady', async () => void rateLimitPurge.start());
@@ -262,7 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       registerAuth(api, { verifier: deps.verifier, apiTokens, standing: people?.standing, onAuthenticated: (p) => users.seen(p) });
-      if (people) await api.register(accountsRoutes, { service: people.service });
+      if (people) await api.register(accountsRoutes, { service: people.service, twoFactor: people.twoFactor });
       const apiTokenService = new ApiTokensService(apiTokensRepository, memberships, audit, { noExpiryAllowed: env.API_TOKEN_ALLOW_NO_EXPIRY });
       await api.register(apiTokenRoutes, { service: apiTokenService });
       await api.register(systemRoutes, {

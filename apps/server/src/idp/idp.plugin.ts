@@ -4,9 +4,22 @@ import type Provider from 'oidc-provider';
 import type { AuditTrail } from '../modules/audit/audit-trail.js';
 import type { AccountStore } from './accounts.js';
 import { PASSWORD_PAGE_PATH, type AccountsService } from '../modules/accounts/accounts.service.js';
-import { errorPage, FORGOT_PAGE_PATH, forgotPage, loginPage, LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH, passwordPage, passwordSetPage } from './pages.js';
+import type { TwoFactorService } from '../modules/accounts/two-factor.service.js';
+import {
+  errorPage,
+  FORGOT_PAGE_PATH,
+  forgotPage,
+  loginPage,
+  LOGOUT_SCRIPT,
+  LOGOUT_SCRIPT_PATH,
+  passwordPage,
+  passwordSetPage,
+  recoveryCodesPage,
+  secondFactorPage,
+  twoFactorSetupPage,
+} from './pages.js';
 import { IDP_MOUNT } from './provider.js';
-import { PasswordSignIn } from './sign-in.js';
+import { PasswordSignIn, type PendingSignIn } from './sign-in.js';
 import type { SignInLimits } from './sign-in-limits.js';
 
 interface IdpPluginOptions {
@@ -16,6 +29,8 @@ interface IdpPluginOptions {
   audit: AuditTrail;
   /** The invitation and reset links' page: who a link is for, and the password chosen through it. */
   passwordLinks: Pick<AccountsService, 'openLink' | 'choosePassword' | 'requestReset' | 'mailsResets'>;
+  /** The second step of a sign-in, and setting the app up there where the realm requires it. */
+  twoFactor: Pick<TwoFactorService, 'secondStep' | 'check' | 'enable' | 'setup' | 'pendingSetup'>;
   /** PUBLIC_URL's host (and port): the provider's URLs are on it. */
   publicHost: string;
   /** PUBLIC_URL: where a person who chose a password goes to sign in. */
@@ -28,7 +43,15 @@ interface IdpPluginOptions {
  */
 export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
   const { provider } = opts;
-  const signIn = new PasswordSignIn(opts.accounts, opts.limits, opts.audit);
+  const signIn = new PasswordSignIn(opts.accounts, opts.limits, opts.audit, opts.twoFactor);
+  const steps = (uid: string) => ({ login: `${IDP_MOUNT}/interaction/${uid}/login`, code: `${IDP_MOUNT}/interaction/${uid}/second-factor`, setup: `${IDP_MOUNT}/interaction/${uid}/two-factor-setup`, done: `${IDP_MOUNT}/interaction/${uid}/continue` });
+
+  /** The setting-up page of a pending sign-in, its secret shown again. */
+  async function setupPage(reply: FastifyReply, status: number, uid: string, pending: PendingStep, error?: string) {
+    const setup = await opts.twoFactor.pendingSetup(pending.accountId);
+    if (!setup) return sendPage(reply, 400, loginExpired());
+    return sendPage(reply, status, twoFactorSetupPage({ action: steps(uid).setup, qrSvg: setup.qrSvg, secret: setup.secret, error }));
+  }
 
   await app.register(async (interactions) => {
     await interactions.register(formbody);
@@ -67,7 +90,12 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
       const details = await provider.interactionDetails(req.raw, reply.raw).catch(() => undefined);
       if (!details) return sendPage(reply, 400, loginExpired());
       if (details.prompt.name === 'login') {
-        return sendPage(reply, 200, loginPage({ action: `${IDP_MOUNT}/interaction/${details.uid}/login` }));
+        // A reload between the password and the second step shows that step again.
+        const pending = pendingOf(details);
+        if (pending?.stage === 'code') return sendPage(reply, 200, secondFactorPage({ action: steps(details.uid).code }));
+        if (pending?.stage === 'setup') return setupPage(reply, 200, details.uid, pending);
+        if (pending?.stage === 'set-up') return finish(req, reply, { login: { accountId: pending.accountId } });
+        return sendPage(reply, 200, loginPage({ action: steps(details.uid).login }));
       }
       // Consent is granted by loadExistingGrant; any other prompt means the request cannot proceed.
       return finish(req, reply, { error: 'access_denied', error_description: 'This sign-in request cannot be completed.' });
@@ -90,9 +118,50 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
           return sendPage(reply, 429, loginPage({ action, login, error: result.error }));
         }
         if ('error' in result) return sendPage(reply, 401, loginPage({ action, login, error: result.error }));
+        const pending = { accountId: result.account.id, email: result.account.email };
+        if (result.next === 'code') {
+          await keepPending(details, { ...pending, stage: 'code' });
+          return sendPage(reply, 200, secondFactorPage({ action: steps(details.uid).code }));
+        }
+        if (result.next === 'enrol') {
+          await opts.twoFactor.setup(pending.accountId);
+          await keepPending(details, { ...pending, stage: 'setup' });
+          return setupPage(reply, 200, details.uid, { ...pending, stage: 'setup' });
+        }
         return finish(req, reply, { login: { accountId: result.account.id } });
       },
     );
+
+    /** A step after the password: the interaction must be waiting for it, else the sign-in starts again. */
+    const afterPassword = (path: string, stage: PendingStep['stage'], step: (req: FastifyRequest<{ Body: { code?: string } }>, reply: FastifyReply, uid: string, pending: PendingStep) => Promise<unknown>) =>
+      interactions.post<{ Params: { uid: string }; Body: { code?: string } }>(`${IDP_MOUNT}/interaction/:uid/${path}`, async (req, reply) => {
+        const details = await provider.interactionDetails(req.raw, reply.raw).catch(() => undefined);
+        const pending = details && pendingOf(details);
+        if (!details || pending?.stage !== stage) return sendPage(reply, 400, loginExpired());
+        return step(req, reply, details.uid, pending);
+      });
+
+    afterPassword('second-factor', 'code', async (req, reply, uid, pending) => {
+      const code = String(req.body?.code ?? '').trim();
+      if (!code) return sendPage(reply, 400, secondFactorPage({ action: steps(uid).code, error: 'Code is required.' }));
+      const result = await signIn.secondFactor(pending, code, req.ip);
+      if ('retryAfterSeconds' in result) reply.header('retry-after', String(result.retryAfterSeconds));
+      if ('error' in result) return sendPage(reply, 'retryAfterSeconds' in result ? 429 : 401, secondFactorPage({ action: steps(uid).code, error: result.error }));
+      return finish(req, reply, { login: { accountId: pending.accountId } });
+    });
+
+    afterPassword('two-factor-setup', 'setup', async (req, reply, uid, pending) => {
+      const code = String(req.body?.code ?? '').trim();
+      if (!code) return setupPage(reply, 400, uid, pending, 'Code is required.');
+      const result = await signIn.enrol(pending, code, req.ip);
+      if ('retryAfterSeconds' in result) reply.header('retry-after', String(result.retryAfterSeconds));
+      if ('error' in result) return setupPage(reply, 'retryAfterSeconds' in result ? 429 : 401, uid, pending, result.error);
+      const details = await provider.interactionDetails(req.raw, reply.raw);
+      await keepPending(details, { ...pending, stage: 'set-up' });
+      return sendPage(reply, 200, recoveryCodesPage({ action: steps(uid).done, codes: result.recoveryCodes }));
+    });
+
+    afterPassword('continue', 'set-up', (req, reply, _uid, pending) => finish(req, reply, { login: { accountId: pending.accountId } }));
   });
 
   await app.register(async (mounted) => {
@@ -123,6 +192,25 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
     reply.hijack();
     await provider.interactionFinished(req.raw, reply.raw, result, { mergeWithLastSubmission: false });
   }
+}
+
+/** Between the password and the sign-in's end: the second factor asked, the app being set up, or set up (its recovery codes shown). */
+interface PendingStep extends PendingSignIn {
+  stage: 'code' | 'setup' | 'set-up';
+}
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** The pending step as the interaction keeps it (in the provider's storage, shared by every console, bound to this browser's interaction cookie). */
+function pendingOf(details: Interaction): PendingStep | undefined {
+  const kept = (details.result as { secondFactor?: PendingStep } | undefined)?.secondFactor;
+  return kept && typeof kept.accountId === 'string' ? kept : undefined;
+}
+
+async function keepPending(details: Interaction, pending: PendingStep): Promise<void> {
+  // A result without `login` signs nobody in: the provider would ask for the password again.
+  details.result = { secondFactor: pending };
+  await details.save(details.exp - Math.floor(Date.now() / 1000));
 }
 
 function sendPage(reply: FastifyReply, status: number, html: string) {

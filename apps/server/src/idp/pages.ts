@@ -15,7 +15,9 @@ h1{font-size:20px;margin:0 0 4px}p{color:#495057;font-size:14px}label{display:bl
 input{width:100%;box-sizing:border-box;padding:8px 10px;border:1px solid #ced4da;border-radius:4px;font-size:14px}
 button{margin-top:20px;width:100%;padding:10px;border:0;border-radius:4px;background:#3b5bdb;color:#fff;font-size:15px;cursor:pointer}
 input:focus,button:focus-visible,a:focus-visible{outline:2px solid #3b5bdb;outline-offset:1px}a{color:#3b5bdb;text-decoration:underline}
-.error{color:#c92a2a;background:#fff5f5;border:1px solid #ffc9c9;padding:8px;border-radius:4px;font-size:14px}`;
+.error{color:#c92a2a;background:#fff5f5;border:1px solid #ffc9c9;padding:8px;border-radius:4px;font-size:14px}
+.qr{display:block;width:200px;height:200px;margin:8px auto}code{font-size:13px;word-break:break-all}
+.codes{columns:2;font-family:ui-monospace,monospace;font-size:15px;padding-left:20px}`;
 
 const layout = (title: string, body: string) => `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -33,6 +35,52 @@ ${opts.error ? `<p class="error" id="signin-error" role="alert">${esc(opts.error
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
 <button type="submit">Sign in</button></form>
 <p><a href="${FORGOT_PAGE_PATH}">Forgot password?</a></p>`,
+  );
+}
+
+/**
+ * The second step of a sign-in with two-factor authentication (issue 72): a code from the app, or
+ * one of the recovery codes (letters and digits, so the field is not numeric-only).
+ */
+export function secondFactorPage(opts: { action: string; error?: string }): string {
+  const invalid = opts.error ? ' aria-invalid="true" aria-describedby="code-error"' : '';
+  return layout(
+    'Two-factor authentication — Fleetlink',
+    `<h1>Two-factor authentication</h1><p>Type the 6-digit code your authenticator app shows for Fleetlink, or one of your recovery codes.</p>
+${opts.error ? `<p class="error" id="code-error" role="alert">${esc(opts.error)}</p>` : ''}
+<form method="post" action="${esc(opts.action)}">
+<label for="code">Code</label><input id="code" name="code" type="text" autocomplete="one-time-code" autocapitalize="off" spellcheck="false" maxlength="32" required autofocus${invalid}>
+<button type="submit">Verify</button></form>`,
+  );
+}
+
+/**
+ * Setting up the app at sign-in, where the realm requires a second factor of administrators. The QR
+ * code is the console's own SVG, shown as an image (a data URL: nothing in it runs), its secret as
+ * text beside it for apps that cannot scan.
+ */
+export function twoFactorSetupPage(opts: { action: string; qrSvg: string; secret: string; error?: string }): string {
+  const invalid = opts.error ? ' aria-invalid="true" aria-describedby="code-error"' : '';
+  const qr = `data:image/svg+xml;base64,${Buffer.from(opts.qrSvg).toString('base64')}`;
+  return layout(
+    'Set up two-factor authentication — Fleetlink',
+    `<h1>Set up two-factor authentication</h1><p>Administrators here sign in with a second factor. Scan this code with an authenticator app, then type the code it shows.</p>
+<img class="qr" src="${qr}" alt="QR code of the secret for your authenticator app">
+<p>Cannot scan? Enter this key in the app: <code>${esc(opts.secret)}</code></p>
+${opts.error ? `<p class="error" id="code-error" role="alert">${esc(opts.error)}</p>` : ''}
+<form method="post" action="${esc(opts.action)}">
+<label for="code">Code from the app</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="32" required autofocus${invalid}>
+<button type="submit">Turn on and sign in</button></form>`,
+  );
+}
+
+/** The recovery codes, shown once, after setting up at sign-in; going on finishes the sign-in. */
+export function recoveryCodesPage(opts: { action: string; codes: string[] }): string {
+  return layout(
+    'Your recovery codes — Fleetlink',
+    `<h1>Save your recovery codes</h1><p>Each signs you in once if you lose your phone. They are not shown again: keep them somewhere safe.</p>
+<ul class="codes">${opts.codes.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>
+<form method="post" action="${esc(opts.action)}"><button type="submit">I saved them: continue</button></form>`,
   );
 }
 

@@ -44,6 +44,12 @@ export const signInForm = (login: string, password: string): RequestInit => ({
   body: new URLSearchParams({ login, password }).toString(),
 });
 
+const codeForm = (code: string): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({ code }).toString(),
+});
+
 /**
  * Signs in to the built-in provider the way a browser does (authorization code + PKCE through its
  * sign-in form), for scripts and tests that need a real token without a browser.
@@ -55,7 +61,12 @@ export async function passwordLogin(opts: {
   clientId?: string;
   /** The provider's cookies (its session among them), kept here when a caller goes on with the session. */
   jar?: Map<string, string>;
-}): Promise<LoginTokens> {
+  /**
+   * The second factor's code, when the account has one or must set one up (`setupSecret`, the new
+   * secret the setting-up page shows, is then given to make the code from).
+   */
+  secondFactor?: (step: { setupSecret: string | null }) => Promise<string> | string;
+}): Promise<LoginTokens & { recoveryCodes?: string[] }> {
   const base = opts.consoleUrl.replace(/\/$/, '');
   const clientId = opts.clientId ?? 'fleetlink-console';
   const redirectUri = `${base}/auth/callback`;
@@ -77,7 +88,23 @@ export async function passwordLogin(opts: {
     const alert = /role="alert">([^<]*)</.exec(await submitted.text())?.[1];
     throw new Error(`Sign-in refused: ${alert ?? `too many failed sign-ins; try again after ${submitted.headers.get('retry-after')} s.`}`);
   }
-  let next = location(submitted);
+  let answer = submitted;
+  let recoveryCodes: string[] | undefined;
+  if (submitted.status === 200) {
+    // A second step: a code, or setting the app up (then its recovery codes, and on).
+    const page = await submitted.text();
+    if (!opts.secondFactor) throw new Error('Sign-in needs a second factor: the account has two-factor authentication.');
+    const setupSecret = /<code>([A-Z2-7]+)<\/code>/.exec(page)?.[1] ?? null;
+    const step = setupSecret ? 'two-factor-setup' : 'second-factor';
+    answer = await go(`/idp/interaction/${uid}/${step}`, codeForm(await opts.secondFactor({ setupSecret })));
+    if (answer.status === 200 && setupSecret) {
+      recoveryCodes = [...(await answer.text()).matchAll(/<li>([a-z0-9-]+)<\/li>/g)].map((m) => m[1]!);
+      answer = await go(`/idp/interaction/${uid}/continue`, { method: 'POST' });
+    }
+    if (answer.status === 401 || answer.status === 400) throw new Error('Sign-in failed: the second factor was not right.');
+    if (answer.status === 429) throw new Error(`Sign-in refused: too many wrong codes; try again after ${answer.headers.get('retry-after')} s.`);
+  }
+  let next = location(answer);
   for (let hops = 0; !next.startsWith(redirectUri) && hops < 5; hops++) next = location(await go(next));
   const code = new URL(next).searchParams.get('code');
   if (!code) throw new Error(`Sign-in failed: ${new URL(next).searchParams.get('error_description') ?? 'no code returned'}`);
@@ -89,5 +116,5 @@ export async function passwordLogin(opts: {
   });
   const tokens = (await tokenRes.json()) as LoginTokens & { error_description?: string };
   if (!tokenRes.ok) throw new Error(`Token request failed: ${tokens.error_description ?? tokenRes.status}`);
-  return tokens;
+  return recoveryCodes ? { ...tokens, recoveryCodes } : tokens;
 }

@@ -22,6 +22,8 @@ export const accountLimits = {
   /** "Forgot password?" asked per hour: for one email, and from one address. */
   resetsPerEmail: 3,
   resetsPerAddress: 10,
+  /** One-time recovery codes made when two-factor authentication is turned on (shown once, kept hashed). */
+  recoveryCodes: 10,
 } as const;
 
 /** The realm roles an account can be given here: USER (the console), ADMIN (operator pages) with it, or none (a guest). */
@@ -73,6 +75,8 @@ export const accountSchema = z.object({
   disabled: z.boolean(),
   /** Invited and no password chosen yet. */
   invited: z.boolean(),
+  /** Signs in with an authenticator app's code after the password. */
+  twoFactor: z.boolean(),
 });
 export type Account = z.infer<typeof accountSchema>;
 
@@ -101,7 +105,18 @@ export const newPasswordSchema = z
   .max(accountLimits.passwordMax, messages.maxLength('Password', accountLimits.passwordMax));
 
 /** The signed-in person's own account at the built-in provider: their name and password (issue 72). */
-export const myAccountSchema = z.object({ email: z.string(), name: z.string(), lastSignInAt: z.string().nullable() });
+export const myAccountSchema = z.object({
+  email: z.string(),
+  name: z.string(),
+  lastSignInAt: z.string().nullable(),
+  twoFactor: z.object({
+    enabled: z.boolean(),
+    /** Recovery codes not used yet. */
+    recoveryCodesLeft: z.number().int(),
+    /** The realm requires it of this person (an ADMIN, while the requirement is on): it cannot be turned off. */
+    required: z.boolean(),
+  }),
+});
 export type MyAccount = z.infer<typeof myAccountSchema>;
 
 /** A new name, or a new password with the current one (proving it is them at the keyboard). */
@@ -112,6 +127,36 @@ export const myAccountUpdateSchema = z.object({
 });
 export type MyAccountUpdate = z.output<typeof myAccountUpdateSchema>;
 
+/**
+ * Two-factor authentication (issue 72): TOTP (RFC 6238) from an authenticator app. Setting it up
+ * shows a new secret (its QR code and its text); it is on once a code from the app proves the app
+ * holds it, and 10 one-time recovery codes are shown then, once.
+ */
+export const twoFactorSetupSchema = z.object({
+  secret: z.string(),
+  /** The otpauth:// URI the QR code holds. */
+  uri: z.string(),
+  /** The QR code, an SVG document the console made (not anything a person typed). */
+  qrSvg: z.string(),
+});
+export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
+
+/** A code from the authenticator app (6 digits; spaces ignored) or, where it says so, a recovery code. */
+export const twoFactorCodeSchema = z.object({
+  code: requiredText('Code', 32).transform((c) => c.replace(/[\s-]/g, '')),
+});
+export type TwoFactorCode = z.output<typeof twoFactorCodeSchema>;
+
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+
+/** The realm's sign-in rules an ADMIN sets. */
+export const accountSettingsSchema = z.object({
+  /** Every ADMIN account signs in with a second factor; one without sets it up at its next sign-in. */
+  adminTwoFactorRequired: z.boolean({ error: 'Required must be true or false.' }),
+});
+export type AccountSettings = z.infer<typeof accountSettingsSchema>;
+
 /** Served only while the built-in provider is the console's issuer. */
 export const accountRoutes = {
   mine: { method: 'GET', path: '/account', role: 'LOGIN' },
@@ -121,4 +166,11 @@ export const accountRoutes = {
   update: { method: 'PUT', path: '/accounts/:id', role: 'ADMIN', errors: [409] },
   remove: { method: 'DELETE', path: '/accounts/:id', role: 'ADMIN', errors: [409] },
   invite: { method: 'POST', path: '/accounts/:id/invitation', role: 'ADMIN', errors: [409] },
+  resetTwoFactor: { method: 'DELETE', path: '/accounts/:id/two-factor', role: 'ADMIN', errors: [409] },
+  settings: { method: 'GET', path: '/account-settings', role: 'ADMIN' },
+  changeSettings: { method: 'PUT', path: '/account-settings', role: 'ADMIN', errors: [409] },
+  twoFactorSetup: { method: 'POST', path: '/account/two-factor/setup', role: 'LOGIN' },
+  twoFactorEnable: { method: 'POST', path: '/account/two-factor', role: 'LOGIN', errors: [429] },
+  twoFactorRecoveryCodes: { method: 'POST', path: '/account/two-factor/recovery-codes', role: 'LOGIN', errors: [409, 429] },
+  twoFactorDisable: { method: 'POST', path: '/account/two-factor/disable', role: 'LOGIN', errors: [409, 429] },
 } as const;

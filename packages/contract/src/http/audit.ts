@@ -91,6 +91,13 @@ export const AuditKind = {
   AccountPasswordSet: 'account.password-set',
   /** "Forgot password?" was asked for an email (whether an account has it or not; mailed says). */
   AccountResetRequest: 'account.reset-request',
+  /** Two-factor authentication was turned on or off by its person, or reset by an ADMIN; recovery codes made anew. */
+  AccountTwoFactorEnable: 'account.two-factor-enable',
+  AccountTwoFactorDisable: 'account.two-factor-disable',
+  AccountTwoFactorReset: 'account.two-factor-reset',
+  AccountRecoveryCodes: 'account.recovery-codes',
+  /** The realm's sign-in rules changed (an ADMIN's second factor required or not). */
+  AccountSettings: 'account.settings',
 } as const;
 export type AuditKind = (typeof AuditKind)[keyof typeof AuditKind];
 export const auditKinds = Object.values(AuditKind) as [AuditKind, ...AuditKind[]];
@@ -163,6 +170,11 @@ export const auditKindLabels: Record<AuditKind, string> = {
   'account.invite': 'Invitation sent',
   'account.password-set': 'Password chosen',
   'account.reset-request': 'Password reset asked',
+  'account.two-factor-enable': 'Two-factor turned on',
+  'account.two-factor-disable': 'Two-factor turned off',
+  'account.two-factor-reset': 'Two-factor reset',
+  'account.recovery-codes': 'Recovery codes made',
+  'account.settings': 'Sign-in rules changed',
 };
 
 export const auditOutcomes = ['ok', 'error'] as const;

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Storage of the built-in OIDC provider (sessions, grants, codes, refresh tokens, interactions), one
@@ -36,6 +36,32 @@ export const idpAccounts = pgTable('idp_accounts', {
   lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
   /** Set while an ADMIN keeps the account from signing in: its tokens stop at once (issue 72). */
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  /** The TOTP secret, sealed (SecretBox), while two-factor authentication is on. */
+  totpSecret: text('totp_secret'),
+  totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+  /** The time step of the last code accepted: a code opens once, even within its 30 seconds. */
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  /** A secret shown for setting up, sealed, until a code from the app proves the app holds it. */
+  totpPendingSecret: text('totp_pending_secret'),
+});
+
+/** An account's one-time recovery codes (issue 72), by hash; a used one keeps its row, marked. */
+export const idpRecoveryCodes = pgTable(
+  'idp_recovery_codes',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => idpAccounts.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.codeHash] })],
+);
+
+/** The realm's sign-in rules an ADMIN sets (issue 72): one row, shared by every console. */
+export const idpSettings = pgTable('idp_settings', {
+  id: integer('id').primaryKey().default(1),
+  adminTwoFactorRequired: boolean('admin_two_factor_required').notNull().default(false),
 });
 
 /**

@@ -26,6 +26,7 @@ import { invitationMail, resetMail } from './account-mails.js';
 import type { AccountStanding } from './account-standing.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { passwordRefusal } from './password-rules.js';
+import type { TwoFactorService } from './two-factor.service.js';
 
 const MINUTE_MS = 60_000;
 /** Password changes a person may try in a window: the current password they type is a guess too. */
@@ -47,6 +48,7 @@ export const accountOf = (row: AccountRow): Account => ({
   lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
   disabled: !!row.disabledAt,
   invited: row.passwordHash === null,
+  twoFactor: row.totpSecret !== null,
 });
 
 /** What a password link's page shows and does. */
@@ -70,6 +72,7 @@ export class AccountsService {
     private readonly repo: AccountsRepository,
     private readonly standing: AccountStanding,
     private readonly audit: AuditTrail,
+    private readonly twoFactor: Pick<TwoFactorService, 'status'>,
     private readonly o: {
       publicUrl: string;
       /** SMTP_URL's transport; without it, invitations are handed over as links. */
@@ -109,7 +112,7 @@ export class AccountsService {
 
   async mine(actor: Principal): Promise<MyAccount> {
     const row = await this.found(actor.subject);
-    return { email: row.email, name: row.name, lastSignInAt: row.lastSignInAt?.toISOString() ?? null };
+    return { email: row.email, name: row.name, lastSignInAt: row.lastSignInAt?.toISOString() ?? null, twoFactor: await this.twoFactor.status(row) };
   }
 
   /** A person changes their own name, or their password with the current one (tries limited: it is a password guess too). */

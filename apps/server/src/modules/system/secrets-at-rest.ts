@@ -11,6 +11,8 @@ export const sealedAs = {
   trustStorePassword: 'servers.trust_store_password',
   installationKey: 'devices.installation_key',
   webhookSecret: 'alert_rules.webhook_secret',
+  totpSecret: 'idp_accounts.totp_secret',
+  totpPendingSecret: 'idp_accounts.totp_pending_secret',
   consoleSecret: (name: string) => `console_secrets.${name}`,
   setting: (name: string) => `broker_settings.${name}`,
   idpPayload: (model: string) => `idp_payloads.${model}`,
