@@ -1,17 +1,19 @@
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordLinkIn } from '../apps/server/src/modules/accounts/accounts.test-support.js';
 import { startSmtpSink } from '../apps/server/src/testing/smtp-sink.js';
 import { admin } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
 import { createCompany } from './support/live-device';
-import { signInAtProvider } from './support/login';
+import { logOut, signInAtProvider } from './support/login';
 
 /**
  * Issue 72, Playwright: an admin invites a colleague on Manage → People and adds them to an
  * organization (where adding someone nobody signs in as yet offers to invite them); the colleague,
  * in a browser of their own, opens the link the mail brought, chooses a password (a short one
- * refused first), signs in and sees the organization, then changes their password on My account;
- * the admin sees them active.
+ * refused first), signs in and sees the organization, then changes their password on My account
+ * and turns two-factor authentication on there (the app's codes computed here from the key the page
+ * shows), signs in again with a code; the admin sees them active, with two-factor on.
  */
 const TEST_TIMEOUT_MS = 120_000;
 const COLLEAGUE = { email: 'colleague@example.com', name: 'Cole League', password: 'a long and private phrase' };
@@ -90,12 +92,38 @@ describe('people', () => {
     await password.getByLabel(/^Current password/).fill(COLLEAGUE.password);
     await password.getByRole('button', { name: 'Change password' }).click();
     await password.getByText('Password changed').waitFor();
+
+    // Two-factor authentication: the key the page shows is what the app would scan; a wrong code refused first.
+    const card = colleague.page.getByTestId('two-factor-card');
+    await card.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    const setUp = card.getByRole('form', { name: 'Set up two-factor authentication' });
+    await setUp.getByRole('img', { name: 'QR code of the secret for your authenticator app' }).waitFor();
+    const key = (await setUp.getByTestId('two-factor-key').textContent())!;
+    await setUp.getByLabel(/^Code from the app/).fill('000000');
+    await setUp.getByRole('button', { name: 'Turn on' }).click();
+    await setUp.getByText('The code is not right: type the one your authenticator app shows now.').waitFor();
+    await setUp.getByLabel(/^Code from the app/).fill(await generate({ secret: key }));
+    await setUp.getByRole('button', { name: 'Turn on' }).click();
+    const codes = card.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect.poll(() => codes.count()).toBe(10);
+    await card.getByRole('button', { name: 'I saved them' }).click();
+    await card.getByText('On: signing in asks for a code from your authenticator app. 10 of 10 recovery codes left.').waitFor();
+
+    // Signed out and in again: the password, then the app's code (the next one: a code is taken once).
+    await logOut(colleague.page);
+    await signInAtProvider(colleague.page, { email: COLLEAGUE.email, password: 'an even longer private phrase' });
+    await colleague.page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    expect(await colleague.page.title()).toBe('Two-factor authentication — Fleetlink');
+    await colleague.page.getByLabel('Code').fill(await generate({ secret: key, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await colleague.page.getByRole('button', { name: 'Verify' }).click();
+    await colleague.page.getByTestId('profile-menu').waitFor();
     expect(colleague.pageErrors).toEqual([]);
 
     // The admin sees them active, signed in a moment ago.
     await page.goto(people);
     await row.getByText('Active').waitFor();
     expect(await row.getByText('Never').count()).toBe(0);
+    await row.getByRole('cell', { name: 'On', exact: true }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

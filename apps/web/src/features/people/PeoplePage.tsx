@@ -12,6 +12,7 @@ import { AccountActions } from './AccountActions';
 import { InvitationSent } from './InvitationSent';
 import { InviteCard, roleOptions } from './InviteCard';
 import { PEOPLE_PAGE_SIZE, useAccounts, useUpdateAccount } from './people-api';
+import { SignInRulesCard } from './SignInRulesCard';
 
 function Standing({ account }: { account: Account }) {
   if (account.disabled) return <Badge color="red" variant="light">Disabled</Badge>;
@@ -66,6 +67,7 @@ function People() {
       </Text>
       <InviteCard onInvited={setInvitation} />
       {invitation ? <InvitationSent invitation={invitation} onDone={() => setInvitation(null)} /> : null}
+      <SignInRulesCard />
       <TextInput
         label="Search people"
         leftSection={<IconSearch size={16} />}
@@ -84,7 +86,7 @@ function People() {
       ) : !accounts.data?.items.length ? (
         <Text c="dimmed">{debounced ? `Nobody matches '${debounced}'.` : 'No accounts yet.'}</Text>
       ) : (
-        <TableScroller label="People" minWidth={900}>
+        <TableScroller label="People" minWidth={1000}>
           <Table verticalSpacing="sm" aria-label="People" data-testid="people-table">
             <Table.Thead>
               <Table.Tr>
@@ -92,6 +94,7 @@ function People() {
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Role</Table.Th>
                 <Table.Th>State</Table.Th>
+                <Table.Th>Two-factor</Table.Th>
                 <Table.Th>Last sign-in</Table.Th>
                 <Table.Th>
                   <span className="visually-hidden">Actions</span>
@@ -112,6 +115,7 @@ function People() {
                     <Table.Td>
                       <Standing account={a} />
                     </Table.Td>
+                    <Table.Td>{a.twoFactor ? 'On' : 'Off'}</Table.Td>
                     <Table.Td>{a.lastSignInAt ? formatDayMonthTime(new Date(a.lastSignInAt)) : 'Never'}</Table.Td>
                     <Table.Td>
                       <AccountActions account={a} self={self} onInvited={setInvitation} />

@@ -1,4 +1,4 @@
-import type { Account, AccountCreateInput, AccountInvitation, AccountList, AccountUpdate } from '@fleetlink/contract';
+import type { Account, AccountCreateInput, AccountInvitation, AccountList, AccountSettings, AccountUpdate } from '@fleetlink/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../app/api/useApi';
 
@@ -26,3 +26,21 @@ export const useInviteAccount = () => useChange((api, form: AccountCreateInput) 
 export const useInviteAgain = () => useChange((api, id: string) => api.post<AccountInvitation>(`/api/accounts/${encodeURIComponent(id)}/invitation`));
 export const useUpdateAccount = () => useChange((api, { id, change }: { id: string; change: AccountUpdate }) => api.put<Account>(`/api/accounts/${encodeURIComponent(id)}`, change));
 export const useDeleteAccount = () => useChange((api, id: string) => api.delete(`/api/accounts/${encodeURIComponent(id)}`));
+export const useResetTwoFactor = () => useChange((api, id: string) => api.delete(`/api/accounts/${encodeURIComponent(id)}/two-factor`));
+
+const settingsKey = ['account-settings'] as const;
+
+/** The realm's sign-in rules (an ADMIN's second factor required or not). */
+export function useAccountSettings() {
+  const api = useApi();
+  return useQuery({ queryKey: settingsKey, queryFn: ({ signal }) => api.get<AccountSettings>('/api/account-settings', signal) });
+}
+
+export function useChangeAccountSettings() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: AccountSettings) => api.put<AccountSettings>('/api/account-settings', settings),
+    onSuccess: (settings) => client.setQueryData(settingsKey, settings),
+  });
+}

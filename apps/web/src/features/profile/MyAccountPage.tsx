@@ -6,6 +6,7 @@ import { PageTitle } from '../../app/a11y/PageTitle';
 import { ApiRequestError } from '../../app/api/api-error';
 import { usePublicConfig } from '../../app/startup/usePublicConfig';
 import { useChangeMyAccount, useMyAccount } from './my-account-api';
+import { TwoFactorCard } from './TwoFactorCard';
 
 const firstIssue = (result: { error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message ?? null;
 
@@ -93,7 +94,7 @@ function PasswordCard() {
   );
 }
 
-/** /profile/account (issue 72): the signed-in person's name and password at the built-in sign-in. */
+/** /profile/account (issue 72): the signed-in person's name, password and second factor at the built-in sign-in. */
 export function MyAccountPage() {
   const { accounts } = usePublicConfig();
   const mine = useMyAccount();
@@ -109,6 +110,7 @@ export function MyAccountPage() {
           </Text>
           <NameCard key={mine.data.name} name={mine.data.name} />
           <PasswordCard />
+          <TwoFactorCard status={mine.data.twoFactor} />
         </>
       ) : null}
     </Stack>

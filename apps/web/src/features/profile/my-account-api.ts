@@ -1,4 +1,4 @@
-import type { MyAccount, MyAccountUpdate } from '@fleetlink/contract';
+import type { MyAccount, MyAccountUpdate, RecoveryCodes, TwoFactorCode, TwoFactorSetup } from '@fleetlink/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../app/api/useApi';
 
@@ -18,3 +18,18 @@ export function useChangeMyAccount() {
     onSuccess: (account) => client.setQueryData(myAccountKey, account),
   });
 }
+
+/** Two-factor authentication's changes (issue 72); each answer's codes are shown once, and the account read again. */
+function useTwoFactorChange<R>(path: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body?: TwoFactorCode) => api.post<R>(`/api/account/two-factor${path}`, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: myAccountKey }),
+  });
+}
+
+export const useTwoFactorSetup = () => useTwoFactorChange<TwoFactorSetup>('/setup');
+export const useTwoFactorEnable = () => useTwoFactorChange<RecoveryCodes>('');
+export const useNewRecoveryCodes = () => useTwoFactorChange<RecoveryCodes>('/recovery-codes');
+export const useTwoFactorDisable = () => useTwoFactorChange<void>('/disable');
