@@ -4,6 +4,7 @@ import { admin } from './accounts';
 import { uploadBundle } from './bundles';
 import type { ConsoleSuite } from './console-suite';
 import type { LiveDevice } from './live-device';
+import { personWithPassword, turnOnTwoFactor, type Person } from './two-factor';
 
 /** The ids of what a page needs to show itself whole: its object's own page, a row, a dialog. */
 export interface PageObjects {
@@ -17,6 +18,10 @@ export interface PageObjects {
   releaseName: string;
   /** An invited person's link to the provider's page where they choose a password (no mail here: the answer holds it). */
   passwordLink: string;
+  /** A person whose sign-in asks for a second factor. */
+  withTwoFactor: Person;
+  /** An ADMIN without one: while the realm requires it, their sign-in sets it up. */
+  adminWithout: Person;
 }
 
 async function created(suite: ConsoleSuite, path: string, body: unknown, status = 201): Promise<{ id: string }> {
@@ -28,7 +33,8 @@ async function created(suite: ConsoleSuite, path: string, body: unknown, status 
 /**
  * Makes, through the API the pages use, one of each object whose page or dialog people open: a job
  * run on the live device, a tunnel and a monitor on it, a second message server, a release, an
- * alert rule whose webhook (`webhookUrl`, a receiver on loopback) has a delivery, and an invited person.
+ * alert rule whose webhook (`webhookUrl`, a receiver on loopback) has a delivery, an invited person,
+ * and two who sign in (one with two-factor authentication, an ADMIN without).
  */
 export async function createPageObjects(suite: ConsoleSuite, live: LiveDevice, webhookUrl: string): Promise<PageObjects> {
   const { deviceId, organizationId } = live;
@@ -53,5 +59,8 @@ export async function createPageObjects(suite: ConsoleSuite, live: LiveDevice, w
   const rule = await created(suite, `/api/organization/${organizationId}/alert-rules`, { name: ruleName, condition: { kind: 'JOB_FAILED' }, webhookUrl });
   await created(suite, `/api/organization/${organizationId}/alert-rules/${rule.id}/test`, undefined, 200);
   const invited = (await created(suite, '/api/accounts', { email: 'axe.invited@example.com', name: 'Axe Invited' })) as unknown as { link: string };
-  return { jobId: job.id, tunnelId: tunnel.id, monitorId: monitor.id, serverId: server.id, ruleName, releaseName: 'TEST 9.9.9', passwordLink: invited.link };
+  const withTwoFactor = await personWithPassword(suite, 'axe.two-factor@example.com');
+  await turnOnTwoFactor(suite, withTwoFactor);
+  const adminWithout = await personWithPassword(suite, 'axe.admin@example.com', 'ADMIN');
+  return { jobId: job.id, tunnelId: tunnel.id, monitorId: monitor.id, serverId: server.id, ruleName, releaseName: 'TEST 9.9.9', passwordLink: invited.link, withTwoFactor, adminWithout };
 }

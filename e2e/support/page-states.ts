@@ -230,6 +230,14 @@ export function pageStates(ids: { deviceId: string; organizationId: string } & P
         await page.locator('[aria-invalid="true"]').first().waitFor();
       },
     },
+    {
+      name: 'two-factor being set up',
+      path: '/profile/account',
+      act: async (page) => {
+        await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+        await page.getByTestId('two-factor-qr').waitFor();
+      },
+    },
   ];
   return [...pages.map((path) => ({ name: path, path })), ...states];
 }
