@@ -117,6 +117,8 @@ describe('people', () => {
     await colleague.page.getByLabel('Code').fill(await generate({ secret: key, epoch: Math.floor(Date.now() / 1000) + 30 }));
     await colleague.page.getByRole('button', { name: 'Verify' }).click();
     await colleague.page.getByTestId('profile-menu').waitFor();
+    await colleague.page.goto(`${suite.stack.url}/organizations`);
+    await colleague.page.getByTestId('organization-card').getByRole('heading', { name: 'People Harbour' }).waitFor();
     expect(colleague.pageErrors).toEqual([]);
 
     // The admin sees them active, signed in a moment ago.

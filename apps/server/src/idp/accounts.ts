@@ -1,8 +1,8 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { idpAccounts } from '../db/schema/index.js';
+import { idpAccounts, idpSettings } from '../db/schema/index.js';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -127,12 +127,18 @@ export class AccountStore {
     return inserted.length ? result : undefined;
   }
 
-  /** An account that may sign in: a disabled one is not found (its refresh tokens stop with it). */
+  /**
+   * An account that may sign in: a disabled one is not found (its refresh tokens and the provider's
+   * session stop with it), nor an ADMIN without a second factor while the realm requires one (they
+   * sign in again, and set it up then).
+   */
   async findById(id: string): Promise<IdpAccount | undefined> {
+    const a = idpAccounts;
+    const mustSetUp = sql`('ADMIN' = any(${a.realmRoles}) and ${a.totpSecret} is null and coalesce((select ${idpSettings.adminTwoFactorRequired} from ${idpSettings} where ${idpSettings.id} = 1), false))`;
     const [row] = await this.db
       .select()
-      .from(idpAccounts)
-      .where(and(eq(idpAccounts.id, id), isNull(idpAccounts.disabledAt)));
+      .from(a)
+      .where(and(eq(a.id, id), isNull(a.disabledAt), sql`not ${mustSetUp}`));
     return row && { id: row.id, email: row.email, name: row.name, realmRoles: row.realmRoles };
   }
 

@@ -1,4 +1,4 @@
-import Provider, { errors as oidcErrors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors as oidcErrors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH } from '@fleetlink/contract';
 import type { Db } from '../db/client.js';
 import { BUILT_IN_AUDIENCE, type Env } from '../env.js';
@@ -65,7 +65,7 @@ export function createProvider(opts: { env: Env; db: Db; box: SecretBox; account
         },
       };
     },
-    interactions: { url: (_ctx, interaction) => `${IDP_MOUNT}/interaction/${interaction.uid}` },
+    interactions: { policy: signInPolicy(), url: (_ctx, interaction) => `${IDP_MOUNT}/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
       rpInitiatedLogout: {
@@ -149,4 +149,20 @@ export function createProvider(opts: { env: Env; db: Db; box: SecretBox; account
   provider.proxy = true;
   provider.use(compressProviderAnswers);
   return provider;
+}
+
+/**
+ * oidc-provider's prompts, with one more reason to ask for the sign-in again: the provider's session
+ * names an account that may not sign in now (disabled, deleted, or an ADMIN who must set up a second
+ * factor first). Without it such a session would be handed a code its token request then refuses.
+ */
+function signInPolicy() {
+  const { Check, base } = interactionPolicy;
+  const policy = base();
+  policy.get('login')!.checks.add(
+    new Check('account_unavailable', 'The account may not sign in now', (ctx) =>
+      ctx.oidc.session?.accountId && !ctx.oidc.account ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+    ),
+  );
+  return policy;
 }

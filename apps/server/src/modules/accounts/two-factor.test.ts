@@ -161,8 +161,20 @@ describe('two-factor authentication at the built-in sign-in', () => {
   it('required of every ADMIN: one without sets the app up while signing in, and cannot turn it off; others are not asked', async () => {
     const wes = await person('wes@example.com', 'ADMIN');
     const xia = await person('xia@example.com');
+    // Wes signed in before the rule: a session at the provider, and a refresh token.
+    const jar = new Map<string, string>();
+    const before = await passwordLogin({ consoleUrl: c.url, email: wes.email, password: PASSWORD, jar });
     expect((await c.call(ADMIN, 'PUT', '/api/account-settings', { adminTwoFactorRequired: true })).body).toEqual({ adminTwoFactorRequired: true });
     try {
+      // The rule ends that sign-in: the refresh token is refused, and the session asks for the sign-in again.
+      const refreshed = await fetch(`${c.url}/idp/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: before.refresh_token!, client_id: 'fleetlink-console' }),
+      });
+      expect((await refreshed.json()).error).toBe('invalid_grant');
+      const again = authorizationRequest(c.url, 'fleetlink-console', { scope: 'openid', state: 'x' });
+      expect((await fetchWithCookies(new URL(again.url), jar)).headers.get('location')).toMatch(/^\/idp\/interaction\//);
       await expect(passwordLogin({ consoleUrl: c.url, email: wes.email, password: PASSWORD })).rejects.toThrow('Sign-in needs a second factor');
       let secret = '';
       const signedIn = await passwordLogin({
