@@ -97,7 +97,10 @@ describe('people', () => {
     const card = colleague.page.getByTestId('two-factor-card');
     await card.getByRole('button', { name: 'Set up two-factor authentication' }).click();
     const setUp = card.getByRole('form', { name: 'Set up two-factor authentication' });
-    await setUp.getByRole('img', { name: 'QR code of the secret for your authenticator app' }).waitFor();
+    const qr = setUp.getByRole('img', { name: 'QR code of the secret for your authenticator app' });
+    await qr.waitFor();
+    // Drawn under the console's CSP (a data: image).
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const key = (await setUp.getByTestId('two-factor-key').textContent())!;
     await setUp.getByLabel(/^Code from the app/).fill('000000');
     await setUp.getByRole('button', { name: 'Turn on' }).click();
