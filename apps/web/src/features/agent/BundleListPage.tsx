@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { UploadProgressPanel } from '../../app/forms/UploadProgressPanel';
 import { useBundles, useDeleteBundle, useUploadBundle } from './release-api';
+import { ActionsHeader } from '../../app/tables/ActionsHeader';
 
 /** /agent/bundles (SPEC §2): Upload bundle, and the table Name, Version (newest first per name). */
 export function BundleListPage() {
@@ -39,9 +40,7 @@ export function BundleListPage() {
             <Table.Tr>
               <Table.Th>Name</Table.Th>
               <Table.Th>Version</Table.Th>
-              <Table.Th w={1}>
-                <span className="visually-hidden">Actions</span>
-              </Table.Th>
+              <ActionsHeader w={1} />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

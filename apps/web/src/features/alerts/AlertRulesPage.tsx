@@ -11,6 +11,7 @@ import { useAlertRules, useDeleteAlertRule, useTestAlertRule, type AlertScope } 
 import { DeliveriesModal } from './DeliveriesModal';
 import { PageTitle } from '../../app/a11y/PageTitle';
 import { TableScroller } from '../../app/tables/TableScroller';
+import { ActionsHeader } from '../../app/tables/ActionsHeader';
 
 /** A new webhook's signing secret, this once: receivers check `Fleetlink-Signature` with it. */
 function NewSecret({ saved, onDone }: { saved: AlertRuleSaved; onDone: () => void }) {
@@ -109,9 +110,7 @@ export function AlertRulesView({ scope }: { scope: AlertScope }) {
                 <Table.Th>Name</Table.Th>
                 <Table.Th>When</Table.Th>
                 <Table.Th>Tell</Table.Th>
-                <Table.Th>
-              <span className="visually-hidden">Actions</span>
-            </Table.Th>
+                <ActionsHeader />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -6,7 +6,7 @@ import { useParams } from 'react-router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { since } from './format';
 import { canManage, useAddDomain, useOrganization, useRevokeDomain } from './organization-api';
-import { zodValidate } from './zod-validate';
+import { zodValidate } from '../../app/forms/zod-validate';
 
 const statusColor: Record<DomainStatus, string> = { PENDING: 'gray', ACTIVE: 'green', FAILED: 'red' };
 

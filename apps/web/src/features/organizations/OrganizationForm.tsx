@@ -9,7 +9,7 @@ import {
 import { Group, Radio, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { organizationTypeLabel } from './OrganizationTypeIcon';
-import { zodValidate } from './zod-validate';
+import { zodValidate } from '../../app/forms/zod-validate';
 import { FormActions } from '../../app/forms/FormActions';
 
 interface FormValues {

@@ -9,7 +9,7 @@ import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { since } from './format';
 import { InvitationSent } from '../people/InvitationSent';
 import { canManage, useAddMember, useInviteMember, useOrganization, useRevokeMember } from './organization-api';
-import { zodValidate } from './zod-validate';
+import { zodValidate } from '../../app/forms/zod-validate';
 import { TableScroller } from '../../app/tables/TableScroller';
 
 interface MemberValues {

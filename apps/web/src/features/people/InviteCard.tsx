@@ -3,6 +3,7 @@ import { Button, Card, Group, Select, Stack, TextInput, Title } from '@mantine/c
 import { useForm } from '@mantine/form';
 import { IconMailForward } from '@tabler/icons-react';
 import { ApiRequestError } from '../../app/api/api-error';
+import { fieldRule } from '../../app/forms/zod-validate';
 import { useInviteAccount } from './people-api';
 
 interface InviteValues {
@@ -10,9 +11,6 @@ interface InviteValues {
   name: string;
   role: AccountRoleChoice;
 }
-
-/** A field's rule, as the API checks it. */
-const ruleOf = (field: 'email' | 'name') => (value: string) => accountCreateSchema.shape[field].safeParse(value).error?.issues[0]?.message ?? null;
 
 export const roleOptions = accountRoleChoices.map((r) => ({ value: r, label: accountRoleLabels[r] }));
 
@@ -22,7 +20,8 @@ export function InviteCard({ onInvited }: { onInvited: (invitation: AccountInvit
   const form = useForm<InviteValues>({
     mode: 'controlled',
     initialValues: { email: '', name: '', role: 'USER' },
-    validate: { email: ruleOf('email'), name: ruleOf('name') },
+    // Each field's rule as the API checks it.
+    validate: { email: fieldRule<string>(accountCreateSchema.shape.email), name: fieldRule<string>(accountCreateSchema.shape.name) },
     validateInputOnChange: true,
   });
   const submit = (values: InviteValues) =>

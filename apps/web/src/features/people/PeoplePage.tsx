@@ -13,6 +13,7 @@ import { InvitationSent } from './InvitationSent';
 import { InviteCard, roleOptions } from './InviteCard';
 import { PEOPLE_PAGE_SIZE, useAccounts, useUpdateAccount } from './people-api';
 import { SignInRulesCard } from './SignInRulesCard';
+import { ActionsHeader } from '../../app/tables/ActionsHeader';
 
 function Standing({ account }: { account: Account }) {
   if (account.disabled) return <Badge color="red" variant="light">Disabled</Badge>;
@@ -96,9 +97,7 @@ function People() {
                 <Table.Th>State</Table.Th>
                 <Table.Th>Two-factor</Table.Th>
                 <Table.Th>Last sign-in</Table.Th>
-                <Table.Th>
-                  <span className="visually-hidden">Actions</span>
-                </Table.Th>
+                <ActionsHeader />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -12,6 +12,7 @@ import { useMyOrganizations } from '../organizations/organization-api';
 import { useAllApiTokens, useCreateApiToken, useMyApiTokens, useRevokeApiToken } from './api-token-api';
 import { PageTitle } from '../../app/a11y/PageTitle';
 import { TableScroller } from '../../app/tables/TableScroller';
+import { ActionsHeader } from '../../app/tables/ActionsHeader';
 
 const NEVER = 'never';
 const EXPIRY_DAYS = [7, 30, 90, 180, 365];
@@ -153,9 +154,7 @@ function TokenTable({ tokens, label, withOwner }: { tokens: ApiToken[]; label: s
             <Table.Th>Created</Table.Th>
             <Table.Th>Expires</Table.Th>
             <Table.Th>Last used</Table.Th>
-            <Table.Th>
-              <span className="visually-hidden">Actions</span>
-            </Table.Th>
+            <ActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

@@ -4,18 +4,17 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { PageTitle } from '../../app/a11y/PageTitle';
 import { ApiRequestError } from '../../app/api/api-error';
+import { fieldRule } from '../../app/forms/zod-validate';
 import { usePublicConfig } from '../../app/startup/usePublicConfig';
 import { useChangeMyAccount, useMyAccount } from './my-account-api';
 import { TwoFactorCard } from './TwoFactorCard';
-
-const firstIssue = (result: { error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message ?? null;
 
 function NameCard({ name }: { name: string }) {
   const change = useChangeMyAccount();
   const form = useForm({
     mode: 'controlled',
     initialValues: { name },
-    validate: { name: (v: string) => firstIssue(myAccountUpdateSchema.shape.name.safeParse(v)) },
+    validate: { name: fieldRule<string>(myAccountUpdateSchema.shape.name) },
     validateInputOnChange: true,
   });
   return (
@@ -52,7 +51,7 @@ function PasswordCard() {
     initialValues: { currentPassword: '', newPassword: '', repeat: '' },
     validate: {
       currentPassword: (v) => (v ? null : 'Current password is required.'),
-      newPassword: (v) => firstIssue(newPasswordSchema.safeParse(v)),
+      newPassword: fieldRule<string>(newPasswordSchema),
       repeat: (v, values) => (v === values.newPassword ? null : 'The two passwords differ: type the same one twice.'),
     },
     validateInputOnChange: true,

@@ -17,7 +17,7 @@ import { Alert, Button, FileButton, Group, NumberInput, PasswordInput, Radio, Se
 import { useForm, type GetInputPropsReturnType } from '@mantine/form';
 import { IconDownload, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { zodValidate } from '../organizations/zod-validate';
+import { zodValidate } from '../../app/forms/zod-validate';
 import { useAllOrganizations } from './server-api';
 import { downloadBase64, fileToBase64 } from './trust-store';
 import { FormActions } from '../../app/forms/FormActions';

@@ -3,6 +3,7 @@ import { ActionIcon, Anchor, Badge, Group, Loader, Menu, Table, Text } from '@ma
 import { IconDots, IconDownload, IconEye, IconFile, IconFolder, IconPencil, IconTrash } from '@tabler/icons-react';
 import { formatDateTime } from '../../../app/format/date-format';
 import { formatBytes } from '../summary/units';
+import { ActionsHeader } from '../../../app/tables/ActionsHeader';
 
 interface FileTableProps {
   files: FileEntry[];
@@ -33,9 +34,7 @@ export function FileTable({ files, canChange, onOpen, onRename, onDelete, onMoni
             <Table.Th>Name</Table.Th>
             <Table.Th ta="right">Size</Table.Th>
             <Table.Th visibleFrom="sm">Modified</Table.Th>
-            <Table.Th w={48}>
-              <span className="visually-hidden">Actions</span>
-            </Table.Th>
+            <ActionsHeader w={48} />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

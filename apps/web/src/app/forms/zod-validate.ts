@@ -19,3 +19,11 @@ export function zodValidate<T>(schema: SafeParser) {
     return errors;
   };
 }
+
+/** One field's rule from a contract schema (a Mantine per-field `validate`): its first message, or null. */
+export function fieldRule<V>(schema: SafeParser) {
+  return (value: V): string | null => {
+    const result = schema.safeParse(value);
+    return result.success ? null : (result.error.issues[0]?.message ?? null);
+  };
+}
