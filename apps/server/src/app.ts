@@ -12,6 +12,7 @@ import { discoveryUrlOf, type TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/client.js';
 import type { Env } from './env.js';
 import { loggerOptions } from './lib/logger.js';
+import { createMailer } from './lib/mailer.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { AccountStore } from './idp/accounts.js';
 import { idpPlugin } from './idp/idp.plugin.js';
@@ -168,7 +169,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Limits count in the database, so they hold across consoles; ended windows are purged hourly.
   const rateLimits = new SharedRateLimits(database.db);
   // The built-in provider's people (issue 72): an ADMIN manages them; a disabled or deleted one's tokens stop at once.
-  const people = deps.idp && accountsModule({ env, database, box: deps.box, audit, rateLimits, log: app.log });
+  // One mailer (SMTP_URL) for every mail the console sends: invitations, alerts, the contact form.
+  const mail = createMailer(env);
+  if (mail) app.addHook('onClose', () => mail.close());
+  const people = deps.idp && accountsModule({ env, database, box: deps.box, mail, audit, rateLimits, log: app.log });
   if (deps.idp && people) await app.register(idpPlugin, { ...deps.idp, audit, passwordLinks: people.service, twoFactor: people.twoFactor, publicHost: new URL(env.PUBLIC_URL).host, consoleUrl: env.PUBLIC_URL });
 
   const rateLimitPurge = new PeriodicTask({ name: 'rate limit purge', everyMs: 3600_000, locks: database.locks, work: () => rateLimits.purge(), log: app.log });
@@ -252,7 +256,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   // Alerts (issue 66): rules evaluated and webhooks sent by one console at a time.
-  const alerts = alertsModule(app, { database, env, box: deps.box, audit, policy, live });
+  const alerts = alertsModule(app, { database, env, box: deps.box, mail, audit, policy, live });
   const users = new UsersService(new UsersRepository(database.db), memberships, {
     organizationGrants: env.OIDC_ORG_MAP,
     audit,
@@ -276,7 +280,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const invoices = new InvoicesService(new InvoicesRepository(database.db), policy, audit, sellerOf(env));
       await registerOrganizations(api, { db: database.db, locks: database.locks, env, policy, audit, invoices, people: people?.service });
       await api.register(invoicesRoutes, { service: invoices });
-      await registerContact(api, { db: database.db, box: deps.box, env, rateLimitStore: rateLimits.store('contact') });
+      await registerContact(api, { db: database.db, box: deps.box, env, mail, rateLimitStore: rateLimits.store('contact') });
       await api.register(auditRoutes, { service: new AuditService(auditRepository, new AuditExportsRepository(database.db), policy) });
       await api.register(jobsRoutes, { service: jobs });
       await alerts.register(api);

@@ -14,12 +14,11 @@ import {
   type MyAccount,
   type MyAccountUpdate,
 } from '@fleetlink/contract';
-import type { Transporter } from 'nodemailer';
 import { hasRole, type Principal } from '../../auth/principal.js';
 import { hashPassword, verifyPassword } from '../../idp/accounts.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
 import { newLinkToken } from '../../lib/link-token.js';
-import { describeMailError } from '../../lib/mail-transport.js';
+import { NO_MAIL_SERVER, type Mailer } from '../../lib/mailer.js';
 import type { Actor, AuditTrail } from '../audit/audit-trail.js';
 import { sha256 } from '../enrollment/credentials.js';
 import { invitationMail, resetMail } from './account-mails.js';
@@ -75,8 +74,8 @@ export class AccountsService {
     private readonly twoFactor: Pick<TwoFactorService, 'status'>,
     private readonly o: {
       publicUrl: string;
-      /** SMTP_URL's transport; without it, invitations are handed over as links. */
-      mail?: { transport: Pick<Transporter, 'sendMail'>; from: string };
+      /** The console's mailer (SMTP_URL); without it, invitations are handed over as links. */
+      mail?: Pick<Mailer, 'trySend'>;
       /** The shared rate limits' counter (SharedRateLimits.hit): "Forgot password?" is limited on every console alike. */
       hit: (key: string, windowMs: number) => Promise<{ current: number }>;
       log: { error(o: object, m: string): void };
@@ -184,13 +183,7 @@ export class AccountsService {
 
   /** Null when the mail server took it; otherwise why it was not sent. */
   private async mail(to: string, message: { subject: string; text: string }): Promise<string | null> {
-    if (!this.o.mail) return 'The console cannot send mail: the operator has not set SMTP_URL.';
-    try {
-      await this.o.mail.transport.sendMail({ from: this.o.mail.from, to, ...message });
-      return null;
-    } catch (err) {
-      return `The mail server did not take it: ${describeMailError(err)}`;
-    }
+    return this.o.mail ? this.o.mail.trySend({ to, ...message }) : NO_MAIL_SERVER;
   }
 
   async update(actor: Principal, id: string, change: AccountUpdate): Promise<Account> {

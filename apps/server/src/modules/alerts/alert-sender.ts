@@ -1,6 +1,5 @@
 import { AuditKind } from '@fleetlink/contract';
-import type { Transporter } from 'nodemailer';
-import { describeMailError } from '../../lib/mail-transport.js';
+import { NO_MAIL_SERVER, type Mailer } from '../../lib/mailer.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { sealedAs } from '../system/secrets-at-rest.js';
@@ -33,8 +32,8 @@ export class AlertSender {
       repo: AlertsRepository;
       box: SecretBox;
       audit: AuditTrail;
-      /** The mail transport (SMTP_URL); without it a mail delivery fails and says why. */
-      mail?: { transport: Pick<Transporter, 'sendMail'>; from: string };
+      /** The console's mailer (SMTP_URL); without it a mail delivery fails and says why. */
+      mail?: Pick<Mailer, 'trySend'>;
       consoleUrl: string;
       retrySeconds: number;
       allowPrivate: boolean;
@@ -98,12 +97,8 @@ export class AlertSender {
   private async mail(c: ClaimedDelivery): Promise<WebhookAnswer> {
     const started = performance.now();
     const latencyMs = () => Math.round(performance.now() - started);
-    if (!this.o.mail) return { latencyMs: 0, error: 'The console cannot send mail: the operator has not set SMTP_URL.' };
-    try {
-      await this.o.mail.transport.sendMail({ from: this.o.mail.from, to: c.delivery.target, ...alertMail(c.body, this.o.consoleUrl) });
-      return { status: 250, latencyMs: latencyMs() };
-    } catch (err) {
-      return { latencyMs: latencyMs(), error: `The mail server did not take it: ${describeMailError(err)}` };
-    }
+    if (!this.o.mail) return { latencyMs: 0, error: NO_MAIL_SERVER };
+    const error = await this.o.mail.trySend({ to: c.delivery.target, ...alertMail(c.body, this.o.consoleUrl) });
+    return error === null ? { status: 250, latencyMs: latencyMs() } : { latencyMs: latencyMs(), error };
   }
 }

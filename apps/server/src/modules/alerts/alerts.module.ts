@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Env } from '../../env.js';
-import { createMailTransport } from '../../lib/mail-transport.js';
+import type { Mailer } from '../../lib/mailer.js';
 import { PeriodicTask } from '../../lib/periodic-task.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
@@ -25,16 +25,15 @@ function consoleOrigins(env: Env): string[] {
  */
 export function alertsModule(
   app: FastifyInstance,
-  o: { database: Database; env: Env; box: SecretBox; audit: AuditTrail; policy: OrganizationPolicy; live: Pick<LiveChanges, 'alerts'> },
+  o: { database: Database; env: Env; box: SecretBox; mail: Mailer | undefined; audit: AuditTrail; policy: OrganizationPolicy; live: Pick<LiveChanges, 'alerts'> },
 ): { register(api: FastifyInstance): Promise<void> } {
   const { database, env, live } = o;
   const repo = new AlertsRepository(database.db);
-  const transport = env.SMTP_URL ? createMailTransport(env.SMTP_URL) : undefined;
   const sender = new AlertSender({
     repo,
     box: o.box,
     audit: o.audit,
-    mail: transport && { transport, from: env.CONTACT_FROM },
+    mail: o.mail,
     consoleUrl: env.PUBLIC_URL,
     retrySeconds: env.ALERT_RETRY_SECONDS,
     allowPrivate: env.ALERT_WEBHOOK_PRIVATE_TARGETS,
@@ -52,10 +51,7 @@ export function alertsModule(
     log: app.log,
   });
   app.addHook('onReady', async () => void round.start());
-  app.addHook('onClose', async () => {
-    await round.stop();
-    transport?.close();
-  });
+  app.addHook('onClose', () => round.stop());
   const service = new AlertsService({
     db: database.db,
     repo,
@@ -65,7 +61,7 @@ export function alertsModule(
     sender,
     allowPrivate: env.ALERT_WEBHOOK_PRIVATE_TARGETS,
     consoleOrigins: consoleOrigins(env),
-    canMail: !!transport,
+    canMail: !!o.mail,
     heard: (users) => live.alerts(users),
   });
   return { register: async (api) => void (await api.register(alertRoutes, { service })) };

@@ -8,31 +8,29 @@ import { loadOrCreateConsoleSecret } from '../system/console-secrets.js';
 import { Captcha } from './captcha.js';
 import { CaptchaRedemptionsRepository } from './captcha-redemptions.repository.js';
 import { ContactMailer } from './contact-mailer.js';
+import type { Mailer } from '../../lib/mailer.js';
 import { ContactRepository } from './contact.repository.js';
 import { contactRoutes } from './contact.routes.js';
 import { ContactService } from './contact.service.js';
 
 type ContactEnv = Pick<
   Env,
-  'CAPTCHA_SECRET' | 'CAPTCHA_COST' | 'CAPTCHA_TTL_SECONDS' | 'SMTP_URL' | 'CONTACT_TO' | 'CONTACT_FROM' | 'CONTACT_RATE_LIMIT_USER' | 'CONTACT_RATE_LIMIT_ADDRESS'
+  'CAPTCHA_SECRET' | 'CAPTCHA_COST' | 'CAPTCHA_TTL_SECONDS' | 'CONTACT_TO' | 'CONTACT_RATE_LIMIT_USER' | 'CONTACT_RATE_LIMIT_ADDRESS'
 >;
 
 /** Composes the contact form: its CAPTCHA, its store, its mail to the operator (when SMTP_URL is set), its routes. */
 export async function registerContact(
   api: FastifyInstance,
-  { db, box, env, rateLimitStore }: { db: Db; box: SecretBox; env: ContactEnv; rateLimitStore: FastifyRateLimitStoreCtor },
+  { db, box, env, mail, rateLimitStore }: { db: Db; box: SecretBox; env: ContactEnv; mail: Mailer | undefined; rateLimitStore: FastifyRateLimitStoreCtor },
 ): Promise<ContactService> {
   const captcha = new Captcha(
     { secret: env.CAPTCHA_SECRET ?? (await loadOrCreateConsoleSecret(db, box, 'captcha-hmac', () => randomBytes(32).toString('base64url'))), cost: env.CAPTCHA_COST, ttlSeconds: env.CAPTCHA_TTL_SECONDS },
     new CaptchaRedemptionsRepository(db),
   );
-  const mailer = env.SMTP_URL && env.CONTACT_TO ? new ContactMailer({ smtpUrl: env.SMTP_URL, to: env.CONTACT_TO, from: env.CONTACT_FROM }) : undefined;
+  const mailer = mail && env.CONTACT_TO ? new ContactMailer(mail, env.CONTACT_TO) : undefined;
   const service = new ContactService(new ContactRepository(db), captcha, mailer, api.log);
   await api.register(contactRoutes, { service, limits: { perUser: env.CONTACT_RATE_LIMIT_USER, perAddress: env.CONTACT_RATE_LIMIT_ADDRESS, store: rateLimitStore } });
   if (mailer) api.addHook('onReady', () => service.settleInterrupted());
-  api.addHook('onClose', async () => {
-    await service.settled();
-    mailer?.close();
-  });
+  api.addHook('onClose', () => service.settled());
   return service;
 }
