@@ -22,6 +22,8 @@ export const accountLimits = {
   /** "Forgot password?" asked per hour: for one email, and from one address. */
   resetsPerEmail: 3,
   resetsPerAddress: 10,
+  /** Invitations an organization's manager (not a realm ADMIN) may send to new members in an hour. */
+  memberInvitationsPerHour: 20,
   /** One-time recovery codes made when two-factor authentication is turned on (shown once, kept hashed). */
   recoveryCodes: 10,
 } as const;

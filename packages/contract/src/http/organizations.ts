@@ -79,7 +79,7 @@ export const organizationRoutes = {
   remove: { method: 'DELETE', path: '/organization/:id', role: 'USER', errors: [409] },
   addUser: { method: 'POST', path: '/organization/:id/user', role: 'USER', errors: [409] },
   removeUser: { method: 'DELETE', path: '/organization/:id/user/:userId', role: 'USER', errors: [409] },
-  inviteUser: { method: 'POST', path: '/organization/:id/user/:userId/invitation', role: 'USER', errors: [409] },
+  inviteUser: { method: 'POST', path: '/organization/:id/user/:userId/invitation', role: 'USER', errors: [409, 429] },
   addDomain: { method: 'POST', path: '/organization/:id/domain', role: 'USER', errors: [409] },
   removeDomain: { method: 'DELETE', path: '/organization/:id/domain/:domainId', role: 'USER' },
 } as const;

@@ -149,6 +149,13 @@ export class AccountsService {
     // hold it, so it goes by mail to them, and is handed over only by a realm ADMIN.
     const handOver = hasRole(actor, RealmRole.Admin);
     if (!handOver && !this.o.mail) throw conflict('This console cannot send mail: ask a Fleetlink administrator to invite them on Manage → People.');
+    // Each is a mail to an address the manager typed: not a way to flood someone's inbox.
+    if (!handOver) {
+      const sent = await this.o.hit(`member-invitations:${actor.subject}`, HOUR_MS);
+      if (sent.current > accountLimits.memberInvitationsPerHour) {
+        throw new AppError(429, ErrorCode.RateLimited, `You sent ${accountLimits.memberInvitationsPerHour} invitations in the last hour: try again later, or ask a Fleetlink administrator.`);
+      }
+    }
     const found = await this.repo.findByEmail(email.toLowerCase());
     if (found && found.passwordHash !== null) throw conflict(`${found.email} has an account already: they see the organization when they sign in.`);
     const row = found ?? (await this.insertAccount(actor, { email: email.toLowerCase(), name: email.split('@')[0]!.slice(0, accountLimits.name), role: 'USER' }));

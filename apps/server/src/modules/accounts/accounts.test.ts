@@ -230,6 +230,20 @@ describe('accounts of the built-in sign-in', () => {
     expect(again).toMatchObject({ status: 409, body: { message: 'nia@example.com has an account already: they see the organization when they sign in.' } });
   });
 
+  it("an organization's manager sends at most 20 member invitations an hour", async () => {
+    const manager = await colleague('manager@example.com');
+    const as = (method: string, pathname: string, json?: unknown) => c.api(pathname, { method, token: manager.access_token, json }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const org = (await as('POST', '/api/organization', { type: 'COMPANY', name: 'Flood Co', country: 'NL', address: 'Dam 1, Amsterdam', email: 'office@flood.example' })).body.id;
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const member = await as('POST', `/api/organization/${org}/user`, { email: `flood${i}@example.com`, role: 'USER' });
+      const invited = await as('POST', `/api/organization/${org}/user/${member.body.id}/invitation`);
+      statuses.push(invited.status);
+      if (invited.status === 429) expect(invited.body.message).toBe('You sent 20 invitations in the last hour: try again later, or ask a Fleetlink administrator.');
+    }
+    expect(statuses).toEqual([...Array(20).fill(200), 429]);
+  });
+
   it('a person changes their own name, and their password with the current one (tries limited)', async () => {
     const sam = await colleague('sam@example.com');
     const mine = (json?: unknown) => c.api('/api/account', { method: json ? 'PUT' : 'GET', token: sam.access_token, json }).then(async (r) => ({ status: r.status, body: await r.json() }));
