@@ -198,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     organizationsOf: async (member) => (await memberships.organizationsOf(member)).map((m) => m.organizationId),
     bus: live,
     origin: new URL(env.PUBLIC_URL).origin,
+    onAccountsChanged: people && ((listener) => people.standing.onChange(listener)),
   });
   if (deps.messaging) {
     // The web terminal (issue 63): its sessions end when the live bus says their device went offline or was deleted.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { eq, inArray } from 'drizzle-orm';
+import { LiveClose } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, idpAccountLinks, idpAccounts } from '../../db/schema/index.js';
 import { FORGOT_PAGE_PATH } from '../../idp/pages.js';
@@ -11,6 +12,7 @@ import { startTestConsole, type TestConsole } from '../../testing/test-console.j
 import { ACCOUNT_GONE } from '../../plugins/auth.js';
 import { SECRET_KEY_FILE } from '../system/secret-key.js';
 import { choosePassword, passwordLinkIn } from './accounts.test-support.js';
+import { openLive } from '../live/live.test-support.js';
 
 const ADMIN = 'admin@fleetlink.local';
 const USER = 'user@fleetlink.local';
@@ -135,9 +137,15 @@ describe('accounts of the built-in sign-in', () => {
     const kim = await colleague('kim@example.com');
     const apiToken = (await (await c.api('/api/api-tokens', { method: 'POST', token: kim.access_token, json: { name: 'script', scope: 'READ' } })).json()).secret as string;
     expect((await me(apiToken)).status).toBe(200);
+    // An open page's live socket, and someone else's.
+    const kimsPage = await openLive(c.url, kim.access_token);
+    const othersPage = await openLive(c.url, await c.token(ADMIN));
 
     const disabled = await c.call(ADMIN, 'PUT', `/api/accounts/${kim.id}`, { disabled: true });
     expect(disabled).toMatchObject({ status: 200, body: { disabled: true } });
+    expect(await kimsPage.closed).toEqual({ code: LiveClose.Unauthorized, reason: ACCOUNT_GONE });
+    expect(await Promise.race([othersPage.closed, new Promise((resolve) => setTimeout(() => resolve('open'), 300))])).toBe('open');
+    othersPage.close();
     for (const token of [kim.access_token, apiToken]) {
       const res = await me(token);
       expect(res.status).toBe(401);

@@ -36,6 +36,8 @@ export interface LiveStreamDeps {
  */
 export class LiveStream implements LiveSink {
   private principal?: Principal;
+  /** The token it was opened with, checked again when an account's standing changes. */
+  private token?: string;
   private admin = false;
   private orgs = new Set<string>();
   private readonly pending = new DeviceChanges();
@@ -73,6 +75,7 @@ export class LiveStream implements LiveSink {
     }
     if (this.ended) return;
     clearTimeout(this.endTimer);
+    this.token = token;
     // A personal API token lives for months and can be revoked: its stream checks it every minute.
     // An access token required `exp`: the stream ends with it, and a renewed token opens a new one.
     const expiresAt = this.principal.apiToken ? null : decodeJwt(token).exp! * 1000;
@@ -102,6 +105,19 @@ export class LiveStream implements LiveSink {
       return this.refuse(err);
     }
     if (!this.ended) this.endTimer = setTimeout(() => void this.recheck(token), LIVE_API_TOKEN_CHECK_MS);
+  }
+
+  /**
+   * Someone's account was disabled or deleted (issue 72): the stream's token is checked again now,
+   * so a disabled person's open page stops hearing of the fleet at once, not when its token expires.
+   */
+  async checkNow(): Promise<void> {
+    if (!this.token || this.ended) return;
+    try {
+      await this.deps.authenticate(this.token, this.deps.address);
+    } catch (err) {
+      this.refuse(err);
+    }
   }
 
   /** A token that is not (or no longer) valid says why; anything else (the database away) is no reason to show. */

@@ -1,6 +1,6 @@
 import { LIVE_PATH, LiveClose } from '@fleetlink/contract';
 import type { FastifyInstance } from 'fastify';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Member, Principal } from '../../auth/principal.js';
 import { pingSockets, refuseUpgrade, type WebSocketUpgrades } from '../../lib/websocket-upgrades.js';
 import type { LiveBus } from './live-bus.js';
@@ -18,6 +18,8 @@ export interface LiveOptions {
   bus: LiveBus;
   /** The console's own origin (PUBLIC_URL's): the only page that may open the socket. */
   origin: string;
+  /** Told when an account was disabled or deleted here or on another console (AccountStanding.onChange). */
+  onAccountsChanged?: (listener: () => void) => void;
 }
 
 /**
@@ -30,6 +32,7 @@ export function registerLive(app: FastifyInstance, upgrades: WebSocketUpgrades, 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 });
   const pings = pingSockets(() => wss.clients, PING_EVERY_MS);
   const log = app.log.child({ module: 'live' });
+  const streams = new Map<WebSocket, LiveStream>();
 
   upgrades.add((path) => path === LIVE_PATH, (req, socket, head) => {
     if (req.headers.origin !== o.origin) {
@@ -40,8 +43,14 @@ export function registerLive(app: FastifyInstance, upgrades: WebSocketUpgrades, 
     wss.handleUpgrade(req, socket, head, (ws) => {
       pings.watch(ws);
       const address = req.socket.remoteAddress ?? '';
-      new LiveStream(ws, { authenticate: o.authenticate, address, organizationsOf: o.organizationsOf, bus: o.bus, log });
+      streams.set(ws, new LiveStream(ws, { authenticate: o.authenticate, address, organizationsOf: o.organizationsOf, bus: o.bus, log }));
+      ws.once('close', () => streams.delete(ws));
     });
+  });
+  // Each stream checks its token again (a disable or delete is rare): a disabled person's stream
+  // closes at once, the others' standing is remembered.
+  o.onAccountsChanged?.(() => {
+    for (const stream of streams.values()) void stream.checkNow();
   });
 
   // Before the server stops listening: it waits for every open connection, upgraded sockets too.
