@@ -44,7 +44,11 @@ interface IdpPluginOptions {
 export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
   const { provider } = opts;
   const signIn = new PasswordSignIn(opts.accounts, opts.limits, opts.audit, opts.twoFactor);
-  const steps = (uid: string) => ({ login: `${IDP_MOUNT}/interaction/${uid}/login`, code: `${IDP_MOUNT}/interaction/${uid}/second-factor`, setup: `${IDP_MOUNT}/interaction/${uid}/two-factor-setup`, done: `${IDP_MOUNT}/interaction/${uid}/continue` });
+  /** Where each form of one sign-in posts: the password, the code, setting the app up, going on after the recovery codes. */
+  const steps = (uid: string) => {
+    const at = `${IDP_MOUNT}/interaction/${uid}`;
+    return { login: `${at}/login`, code: `${at}/second-factor`, setup: `${at}/two-factor-setup`, done: `${at}/continue` };
+  };
 
   /** The setting-up page of a pending sign-in, its secret shown again. */
   async function setupPage(reply: FastifyReply, status: number, uid: string, pending: PendingStep, error?: string) {
