@@ -177,6 +177,9 @@ function commandSuite(setup: () => Promise<MessagingSetup>) {
   });
 
   it('restarts the agent, which comes back online by itself', async () => {
+    // From a device that is online: on a loaded machine (CI at stop 91) the console once had it
+    // offline just before this test, and rightly refused the command for that moment.
+    await waitFor(async () => (await deviceRow(s.tc.database.db, device.id)).online, 15_000, 'online before the restart');
     const before = await agent.workerPid();
     const out = await output(await command(device.id, { name: 'restart', parameters: [] }));
     expect(out.stdout).toBe('The agent restarts now.\n');
