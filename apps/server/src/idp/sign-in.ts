@@ -1,7 +1,7 @@
 import { AuditKind, type RecoveryCodes } from '@fleetlink/contract';
 import type { AuditTrail } from '../modules/audit/audit-trail.js';
 import type { SecondFactorUsed, SecondStep, TwoFactorService } from '../modules/accounts/two-factor.service.js';
-import { WRONG_CODE } from '../modules/accounts/two-factor.service.js';
+import { WRONG_CODE, WRONG_CODE_OR_RECOVERY } from '../modules/accounts/two-factor.service.js';
 import type { AccountStore, IdpAccount } from './accounts.js';
 import { waitText, type Claim, type SignInLimits } from './sign-in-limits.js';
 
@@ -10,7 +10,6 @@ const LOGIN_KEPT = 255;
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 export const ACCOUNT_DISABLED = 'This account is disabled: ask your Fleetlink administrator.';
-export const INVALID_SECOND_FACTOR = 'The code is not right: type the one your authenticator app shows now, or one of your recovery codes.';
 
 type Refusal =
   | { error: string }
@@ -63,7 +62,7 @@ export class PasswordSignIn {
 
   /** The code (or a recovery code) after the password; the sign-in is done when it is right. */
   async secondFactor(pending: PendingSignIn, code: string, clientAddress: string): Promise<{ used: SecondFactorUsed } | Refusal> {
-    return this.withCode(pending, clientAddress, INVALID_SECOND_FACTOR, async () => {
+    return this.withCode(pending, clientAddress, WRONG_CODE_OR_RECOVERY, async () => {
       const used = await this.twoFactor.check(pending.accountId, code);
       return used && { used };
     });

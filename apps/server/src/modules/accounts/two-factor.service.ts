@@ -12,7 +12,7 @@ const CODE_TRIES = 10;
 const CODE_TRIES_WINDOW_MS = 15 * 60_000;
 
 export const WRONG_CODE = 'The code is not right: type the one your authenticator app shows now.';
-const WRONG_CODE_OR_RECOVERY = 'The code is not right: type the one your authenticator app shows now, or one of your recovery codes.';
+export const WRONG_CODE_OR_RECOVERY = 'The code is not right: type the one your authenticator app shows now, or one of your recovery codes.';
 
 /** Which second factor a sign-in (or a change) was proven with. */
 export type SecondFactorUsed = 'totp' | 'recovery-code';
@@ -145,19 +145,22 @@ export class TwoFactorService {
   private async proven(accountId: string, code: string): Promise<TwoFactorRow> {
     const row = await this.found(accountId);
     if (row.totpSecret === null) throw conflict('Two-factor authentication is off.');
-    const tries = await this.o.hit(`two-factor-code:${row.id}`, CODE_TRIES_WINDOW_MS);
-    if (tries.current > CODE_TRIES) throw new AppError(429, ErrorCode.RateLimited, 'Too many codes were tried: try again in 15 minutes.');
+    await this.countTry(row.id);
     if (!(await this.check(row.id, code))) throw badRequest(WRONG_CODE_OR_RECOVERY, { code: WRONG_CODE_OR_RECOVERY });
     return row;
   }
 
-  /** Limits codes typed to turn it on, as `proven` does for the rest. */
+  /** Turning it on at the profile: the codes typed there are limited too. */
   async enableLimited(actor: Actor, accountId: string, code: string): Promise<RecoveryCodes> {
-    const tries = await this.o.hit(`two-factor-code:${accountId}`, CODE_TRIES_WINDOW_MS);
-    if (tries.current > CODE_TRIES) throw new AppError(429, ErrorCode.RateLimited, 'Too many codes were tried: try again in 15 minutes.');
+    await this.countTry(accountId);
     const enabled = await this.enable(actor, accountId, code);
     if (!enabled) throw badRequest(WRONG_CODE, { code: WRONG_CODE });
     return enabled;
+  }
+
+  private async countTry(accountId: string): Promise<void> {
+    const tries = await this.o.hit(`two-factor-code:${accountId}`, CODE_TRIES_WINDOW_MS);
+    if (tries.current > CODE_TRIES) throw new AppError(429, ErrorCode.RateLimited, 'Too many codes were tried: try again in 15 minutes.');
   }
 
   private async found(accountId: string): Promise<TwoFactorRow> {
