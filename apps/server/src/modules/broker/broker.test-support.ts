@@ -214,6 +214,8 @@ export interface MosquittoProcess {
   start(): Promise<void>;
   /** SIGTERM by default; SIGKILL as a crash ends it (bench/faults.ts). */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends a signal without waiting: SIGSTOP freezes it with its connections open (a hung server), SIGCONT thaws it. */
+  signal(signal: NodeJS.Signals): void;
   dispose(): Promise<void>;
 }
 
@@ -261,6 +263,9 @@ export async function startMosquitto(bin: string, port: number, opts: { nice?: n
         c.once('exit', () => resolve());
         c.kill(signal);
       });
+    },
+    signal(signal: NodeJS.Signals) {
+      child?.kill(signal);
     },
     async dispose() {
       await m.stop();

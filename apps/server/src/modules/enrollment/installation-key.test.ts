@@ -141,6 +141,25 @@ function installationKeySuite(setup: () => Promise<MessagingSetup>, withAccounts
     expect((await deviceRow(s.tc.database.db, dev.id)).installationKeyUsedAt).toEqual(before.installationKeyUsedAt);
   }, 60_000);
 
+  it('does not carry out, once the message server is back, a reset it never confirmed', async () => {
+    const mosquitto = s.mosquitto!;
+    const dev = await memberDevice('hung server');
+    const account = await enrollByHand(s.tc, dev);
+    // Hung: the console's connection stays open, and its commands go unanswered until they time out.
+    mosquitto.signal('SIGSTOP');
+    try {
+      expect((await resetKey(dev.id, admin)).status).toBe(503);
+    } finally {
+      await mosquitto.stop('SIGKILL');
+    }
+    await mosquitto.start();
+    await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 15_000, 'hub reconnected');
+    // Time for a command sent again on the new connection to be carried out, were one sent.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await brokerAccepts(account, dev.id)).toBe(true);
+    expect((await deviceRow(s.tc.database.db, dev.id)).installationKey).toBe(dev.key);
+  }, 40_000);
+
   it('stores nothing when the message server fails mid-enrollment or mid-reset: the device keeps working credentials', async () => {
     const mosquitto = s.mosquitto!;
     const dev = await memberDevice('provisioning fails');
