@@ -2,7 +2,8 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { idpAccounts, idpSettings } from '../db/schema/index.js';
+import { idpAccounts } from '../db/schema/index.js';
+import { secondFactorRequired } from '../modules/accounts/two-factor.repository.js';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -134,11 +135,10 @@ export class AccountStore {
    */
   async findById(id: string): Promise<IdpAccount | undefined> {
     const a = idpAccounts;
-    const mustSetUp = sql`('ADMIN' = any(${a.realmRoles}) and ${a.totpSecret} is null and coalesce((select ${idpSettings.adminTwoFactorRequired} from ${idpSettings} where ${idpSettings.id} = 1), false))`;
     const [row] = await this.db
       .select()
       .from(a)
-      .where(and(eq(a.id, id), isNull(a.disabledAt), sql`not ${mustSetUp}`));
+      .where(and(eq(a.id, id), isNull(a.disabledAt), sql`not (${secondFactorRequired} and ${a.totpSecret} is null)`));
     return row && { id: row.id, email: row.email, name: row.name, realmRoles: row.realmRoles };
   }
 

@@ -111,7 +111,7 @@ export class AccountsService {
 
   async mine(actor: Principal): Promise<MyAccount> {
     const row = await this.found(actor.subject);
-    return { email: row.email, name: row.name, lastSignInAt: row.lastSignInAt?.toISOString() ?? null, twoFactor: await this.twoFactor.status(row) };
+    return { email: row.email, name: row.name, lastSignInAt: row.lastSignInAt?.toISOString() ?? null, twoFactor: await this.twoFactor.status(row.id) };
   }
 
   /** A person changes their own name, or their password with the current one (tries limited: it is a password guess too). */

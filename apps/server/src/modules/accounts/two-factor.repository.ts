@@ -2,14 +2,20 @@ import { and, count, eq, isNull, or, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { idpAccounts, idpRecoveryCodes, idpSettings } from '../../db/schema/index.js';
 
-/** An account's second factor as stored: the secrets still sealed. */
+/**
+ * The realm's rule, as SQL over an account's row: it is an ADMIN while ADMINs must use a second
+ * factor. One expression for the profile, the sign-in and the provider's refresh (AccountStore).
+ */
+export const secondFactorRequired = sql<boolean>`('ADMIN' = any(${idpAccounts.realmRoles}) and coalesce((select ${idpSettings.adminTwoFactorRequired} from ${idpSettings} where ${idpSettings.id} = 1), false))`;
+
+/** An account's second factor as stored (the secrets still sealed), and whether the realm requires one of it. */
 export interface TwoFactorRow {
   id: string;
   email: string;
-  realmRoles: string[];
   totpSecret: string | null;
   totpLastStep: number | null;
   totpPendingSecret: string | null;
+  required: boolean;
 }
 
 /** The built-in provider's second factors and recovery codes, and the realm's rule requiring them (issue 72). */
@@ -19,7 +25,7 @@ export class TwoFactorRepository {
   async find(accountId: string): Promise<TwoFactorRow | undefined> {
     const a = idpAccounts;
     const [row] = await this.db
-      .select({ id: a.id, email: a.email, realmRoles: a.realmRoles, totpSecret: a.totpSecret, totpLastStep: a.totpLastStep, totpPendingSecret: a.totpPendingSecret })
+      .select({ id: a.id, email: a.email, totpSecret: a.totpSecret, totpLastStep: a.totpLastStep, totpPendingSecret: a.totpPendingSecret, required: secondFactorRequired })
       .from(a)
       .where(eq(a.id, accountId));
     return row;

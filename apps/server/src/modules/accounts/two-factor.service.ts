@@ -37,23 +37,20 @@ export class TwoFactorService {
     return this.o.now?.() ?? new Date();
   }
 
-  async status(row: { id: string; realmRoles: string[]; totpSecret: string | null }): Promise<MyAccount['twoFactor']> {
+  async status(accountId: string): Promise<MyAccount['twoFactor']> {
+    const row = await this.found(accountId);
     return {
       enabled: row.totpSecret !== null,
       recoveryCodesLeft: row.totpSecret !== null ? await this.repo.recoveryCodesLeft(row.id) : 0,
-      required: await this.requiredOf(row),
+      required: row.required,
     };
-  }
-
-  private async requiredOf(row: { realmRoles: string[] }): Promise<boolean> {
-    return row.realmRoles.includes('ADMIN') && (await this.repo.adminTwoFactorRequired());
   }
 
   /** After a right password: what the sign-in asks next. */
   async secondStep(accountId: string): Promise<SecondStep> {
     const row = await this.found(accountId);
     if (row.totpSecret !== null) return 'code';
-    return (await this.requiredOf(row)) ? 'enrol' : 'none';
+    return row.required ? 'enrol' : 'none';
   }
 
   /** A new secret to set the app up with; it is on once `enable` gets a code it made. */
@@ -98,7 +95,10 @@ export class TwoFactorService {
 
   /** Whether `code` is a right second factor for the account now, using it up; null when not. */
   async check(accountId: string, code: string): Promise<SecondFactorUsed | null> {
-    const row = await this.found(accountId);
+    return this.checkRow(await this.found(accountId), code);
+  }
+
+  private async checkRow(row: TwoFactorRow, code: string): Promise<SecondFactorUsed | null> {
     if (row.totpSecret === null) return null;
     const step = await totpStep(this.box.open(row.totpSecret, sealedAs.totpSecret), code, row.totpLastStep);
     if (step !== null) return (await this.repo.useStep(row.id, step)) ? 'totp' : null;
@@ -109,7 +109,7 @@ export class TwoFactorService {
 
   /** The person's own: new recovery codes in place of the old ones, with a code from the app (or a recovery code). */
   async newRecoveryCodes(actor: Actor, accountId: string, code: string): Promise<RecoveryCodes> {
-    const row = await this.proven(accountId, code);
+    const row = await this.proven(await this.found(accountId), code);
     const recoveryCodes = newRecoveryCodes();
     await this.audit.track(actor, { kind: AuditKind.AccountRecoveryCodes, details: { accountId: row.id, email: row.email } }, () =>
       this.repo.replaceRecoveryCodes(row.id, recoveryCodes.map(hashCode)),
@@ -120,8 +120,8 @@ export class TwoFactorService {
   /** The person turns it off, with a code (or a recovery code); not while the realm requires it of them. */
   async disable(actor: Actor, accountId: string, code: string): Promise<void> {
     const row = await this.found(accountId);
-    if (await this.requiredOf(row)) throw conflict('Two-factor authentication is required for administrators here: it stays on.');
-    await this.proven(accountId, code);
+    if (row.required) throw conflict('Two-factor authentication is required for administrators here: it stays on.');
+    await this.proven(row, code);
     await this.audit.track(actor, { kind: AuditKind.AccountTwoFactorDisable, details: { accountId: row.id, email: row.email, by: 'self' } }, () => this.repo.disable(row.id));
   }
 
@@ -142,11 +142,10 @@ export class TwoFactorService {
   }
 
   /** The account, once a code (tries limited) proved its person holds the second factor. */
-  private async proven(accountId: string, code: string): Promise<TwoFactorRow> {
-    const row = await this.found(accountId);
+  private async proven(row: TwoFactorRow, code: string): Promise<TwoFactorRow> {
     if (row.totpSecret === null) throw conflict('Two-factor authentication is off.');
     await this.countTry(row.id);
-    if (!(await this.check(row.id, code))) throw badRequest(WRONG_CODE_OR_RECOVERY, { code: WRONG_CODE_OR_RECOVERY });
+    if (!(await this.checkRow(row, code))) throw badRequest(WRONG_CODE_OR_RECOVERY, { code: WRONG_CODE_OR_RECOVERY });
     return row;
   }
 
