@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import type { AuditTrail } from '../modules/audit/audit-trail.js';
 import type { AccountStore } from './accounts.js';
 import { PASSWORD_PAGE_PATH, type AccountsService } from '../modules/accounts/accounts.service.js';
+import type { TwoFactorSetup } from '@fleetlink/contract';
 import type { TwoFactorService } from '../modules/accounts/two-factor.service.js';
 import {
   errorPage,
@@ -50,9 +51,8 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
     return { login: `${at}/login`, code: `${at}/second-factor`, setup: `${at}/two-factor-setup`, done: `${at}/continue` };
   };
 
-  /** The setting-up page of a pending sign-in, its secret shown again. */
-  async function setupPage(reply: FastifyReply, status: number, uid: string, pending: PendingStep, error?: string) {
-    const setup = await opts.twoFactor.pendingSetup(pending.accountId);
+  /** The setting-up page of a pending sign-in: its new secret, or the one shown before (`pendingSetup`). */
+  function setupPage(reply: FastifyReply, status: number, uid: string, setup: TwoFactorSetup | undefined, error?: string) {
     if (!setup) return sendPage(reply, 400, loginExpired());
     return sendPage(reply, status, twoFactorSetupPage({ action: steps(uid).setup, qrSvg: setup.qrSvg, secret: setup.secret, error }));
   }
@@ -97,7 +97,7 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
         // A reload between the password and the second step shows that step again.
         const pending = pendingOf(details);
         if (pending?.stage === 'code') return sendPage(reply, 200, secondFactorPage({ action: steps(details.uid).code }));
-        if (pending?.stage === 'setup') return setupPage(reply, 200, details.uid, pending);
+        if (pending?.stage === 'setup') return setupPage(reply, 200, details.uid, await opts.twoFactor.pendingSetup(pending.accountId));
         if (pending?.stage === 'set-up') return finish(req, reply, { login: { accountId: pending.accountId } });
         return sendPage(reply, 200, loginPage({ action: steps(details.uid).login }));
       }
@@ -128,24 +128,28 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
           return sendPage(reply, 200, secondFactorPage({ action: steps(details.uid).code }));
         }
         if (result.next === 'enrol') {
-          await opts.twoFactor.setup(pending.accountId);
+          const setup = await opts.twoFactor.setup(pending.accountId);
           await keepPending(details, { ...pending, stage: 'setup' });
-          return setupPage(reply, 200, details.uid, { ...pending, stage: 'setup' });
+          return setupPage(reply, 200, details.uid, setup);
         }
         return finish(req, reply, { login: { accountId: result.account.id } });
       },
     );
 
     /** A step after the password: the interaction must be waiting for it, else the sign-in starts again. */
-    const afterPassword = (path: string, stage: PendingStep['stage'], step: (req: FastifyRequest<{ Body: { code?: string } }>, reply: FastifyReply, uid: string, pending: PendingStep) => Promise<unknown>) =>
+    const afterPassword = (
+      path: string,
+      stage: PendingStep['stage'],
+      step: (req: FastifyRequest<{ Body: { code?: string } }>, reply: FastifyReply, details: Interaction, pending: PendingStep) => Promise<unknown>,
+    ) =>
       interactions.post<{ Params: { uid: string }; Body: { code?: string } }>(`${IDP_MOUNT}/interaction/:uid/${path}`, async (req, reply) => {
         const details = await provider.interactionDetails(req.raw, reply.raw).catch(() => undefined);
         const pending = details && pendingOf(details);
         if (!details || pending?.stage !== stage) return sendPage(reply, 400, loginExpired());
-        return step(req, reply, details.uid, pending);
+        return step(req, reply, details, pending);
       });
 
-    afterPassword('second-factor', 'code', async (req, reply, uid, pending) => {
+    afterPassword('second-factor', 'code', async (req, reply, { uid }, pending) => {
       const code = String(req.body?.code ?? '').trim();
       if (!code) return sendPage(reply, 400, secondFactorPage({ action: steps(uid).code, error: 'Code is required.' }));
       const result = await signIn.secondFactor(pending, code, req.ip);
@@ -154,18 +158,18 @@ export async function idpPlugin(app: FastifyInstance, opts: IdpPluginOptions) {
       return finish(req, reply, { login: { accountId: pending.accountId } });
     });
 
-    afterPassword('two-factor-setup', 'setup', async (req, reply, uid, pending) => {
+    afterPassword('two-factor-setup', 'setup', async (req, reply, details, pending) => {
       const code = String(req.body?.code ?? '').trim();
-      if (!code) return setupPage(reply, 400, uid, pending, 'Code is required.');
+      const again = async (status: number, error: string) => setupPage(reply, status, details.uid, await opts.twoFactor.pendingSetup(pending.accountId), error);
+      if (!code) return again(400, 'Code is required.');
       const result = await signIn.enrol(pending, code, req.ip);
       if ('retryAfterSeconds' in result) reply.header('retry-after', String(result.retryAfterSeconds));
-      if ('error' in result) return setupPage(reply, 'retryAfterSeconds' in result ? 429 : 401, uid, pending, result.error);
-      const details = await provider.interactionDetails(req.raw, reply.raw);
+      if ('error' in result) return again('retryAfterSeconds' in result ? 429 : 401, result.error);
       await keepPending(details, { ...pending, stage: 'set-up' });
-      return sendPage(reply, 200, recoveryCodesPage({ action: steps(uid).done, codes: result.recoveryCodes }));
+      return sendPage(reply, 200, recoveryCodesPage({ action: steps(details.uid).done, codes: result.recoveryCodes }));
     });
 
-    afterPassword('continue', 'set-up', (req, reply, _uid, pending) => finish(req, reply, { login: { accountId: pending.accountId } }));
+    afterPassword('continue', 'set-up', (req, reply, _details, pending) => finish(req, reply, { login: { accountId: pending.accountId } }));
   });
 
   await app.register(async (mounted) => {
