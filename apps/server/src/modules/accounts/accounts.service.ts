@@ -10,13 +10,12 @@ import {
   type AccountInvitation,
   type AccountList,
   type AccountUpdate,
-  ErrorCode,
   type MyAccount,
   type MyAccountUpdate,
 } from '@fleetlink/contract';
 import { hasRole, type Principal } from '../../auth/principal.js';
 import { hashPassword, verifyPassword } from '../../idp/accounts.js';
-import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
+import { badRequest, conflict, notFound } from '../../lib/app-error.js';
 import { newLinkToken } from '../../lib/link-token.js';
 import { NO_MAIL_SERVER, type Mailer } from '../../lib/mailer.js';
 import type { Actor, AuditTrail } from '../audit/audit-trail.js';
@@ -24,6 +23,7 @@ import { sha256 } from '../enrollment/credentials.js';
 import { invitationMail, resetMail } from './account-mails.js';
 import type { AccountStanding } from './account-standing.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
+import { countTry, type HitCounter } from './counted-tries.js';
 import { passwordRefusal } from './password-rules.js';
 import type { TwoFactorService } from './two-factor.service.js';
 
@@ -76,8 +76,8 @@ export class AccountsService {
       publicUrl: string;
       /** The console's mailer (SMTP_URL); without it, invitations are handed over as links. */
       mail?: Pick<Mailer, 'trySend'>;
-      /** The shared rate limits' counter (SharedRateLimits.hit): "Forgot password?" is limited on every console alike. */
-      hit: (key: string, windowMs: number) => Promise<{ current: number }>;
+      /** "Forgot password?", password changes and member invitations are limited on every console alike. */
+      hit: HitCounter;
       log: { error(o: object, m: string): void };
       now?: () => Date;
     },
@@ -122,8 +122,7 @@ export class AccountsService {
       await this.audit.track(actor, { kind: AuditKind.AccountUpdate, details: { ...base, name: change.name } }, () => this.repo.update(row.id, { name: change.name }));
     }
     if (change.newPassword !== undefined) {
-      const tries = await this.o.hit(`password-change:${row.id}`, PASSWORD_TRIES_WINDOW_MS);
-      if (tries.current > PASSWORD_TRIES) throw new AppError(429, ErrorCode.RateLimited, 'Too many password changes were tried: try again in 15 minutes.');
+      await countTry(this.o.hit, `password-change:${row.id}`, { max: PASSWORD_TRIES, windowMs: PASSWORD_TRIES_WINDOW_MS, refusal: 'Too many password changes were tried: try again in 15 minutes.' });
       if (!(await verifyPassword(change.currentPassword ?? '', row.passwordHash))) {
         throw badRequest('The current password is not right.', { currentPassword: 'The current password is not right.' });
       }
@@ -151,10 +150,8 @@ export class AccountsService {
     if (!handOver && !this.o.mail) throw conflict('This console cannot send mail: ask a Fleetlink administrator to invite them on Manage → People.');
     // Each is a mail to an address the manager typed: not a way to flood someone's inbox.
     if (!handOver) {
-      const sent = await this.o.hit(`member-invitations:${actor.subject}`, HOUR_MS);
-      if (sent.current > accountLimits.memberInvitationsPerHour) {
-        throw new AppError(429, ErrorCode.RateLimited, `You sent ${accountLimits.memberInvitationsPerHour} invitations in the last hour: try again later, or ask a Fleetlink administrator.`);
-      }
+      const max = accountLimits.memberInvitationsPerHour;
+      await countTry(this.o.hit, `member-invitations:${actor.subject}`, { max, windowMs: HOUR_MS, refusal: `You sent ${max} invitations in the last hour: try again later, or ask a Fleetlink administrator.` });
     }
     const found = await this.repo.findByEmail(email.toLowerCase());
     if (found && found.passwordHash !== null) throw conflict(`${found.email} has an account already: they see the organization when they sign in.`);

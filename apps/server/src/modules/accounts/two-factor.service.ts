@@ -1,9 +1,10 @@
-import { AuditKind, ErrorCode, type AccountSettings, type MyAccount, type RecoveryCodes, type TwoFactorSetup } from '@fleetlink/contract';
-import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.js';
+import { AuditKind, type AccountSettings, type MyAccount, type RecoveryCodes, type TwoFactorSetup } from '@fleetlink/contract';
+import { badRequest, conflict, notFound } from '../../lib/app-error.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Actor, AuditTrail } from '../audit/audit-trail.js';
 import { sha256 } from '../enrollment/credentials.js';
 import { sealedAs } from '../system/secrets-at-rest.js';
+import { countTry, type HitCounter } from './counted-tries.js';
 import { newRecoveryCodes, newTotpSecret, normalRecoveryCode, qrSvg, totpStep, totpUri } from './totp.js';
 import type { TwoFactorRepository, TwoFactorRow } from './two-factor.repository.js';
 
@@ -30,7 +31,7 @@ export class TwoFactorService {
     private readonly repo: TwoFactorRepository,
     private readonly box: SecretBox,
     private readonly audit: AuditTrail,
-    private readonly o: { hit: (key: string, windowMs: number) => Promise<{ current: number }>; now?: () => Date },
+    private readonly o: { hit: HitCounter; now?: () => Date },
   ) {}
 
   private now(): Date {
@@ -144,22 +145,21 @@ export class TwoFactorService {
   /** The account, once a code (tries limited) proved its person holds the second factor. */
   private async proven(row: TwoFactorRow, code: string): Promise<TwoFactorRow> {
     if (row.totpSecret === null) throw conflict('Two-factor authentication is off.');
-    await this.countTry(row.id);
+    await this.countCodeTry(row.id);
     if (!(await this.checkRow(row, code))) throw badRequest(WRONG_CODE_OR_RECOVERY, { code: WRONG_CODE_OR_RECOVERY });
     return row;
   }
 
   /** Turning it on at the profile: the codes typed there are limited too. */
   async enableLimited(actor: Actor, accountId: string, code: string): Promise<RecoveryCodes> {
-    await this.countTry(accountId);
+    await this.countCodeTry(accountId);
     const enabled = await this.enable(actor, accountId, code);
     if (!enabled) throw badRequest(WRONG_CODE, { code: WRONG_CODE });
     return enabled;
   }
 
-  private async countTry(accountId: string): Promise<void> {
-    const tries = await this.o.hit(`two-factor-code:${accountId}`, CODE_TRIES_WINDOW_MS);
-    if (tries.current > CODE_TRIES) throw new AppError(429, ErrorCode.RateLimited, 'Too many codes were tried: try again in 15 minutes.');
+  private countCodeTry(accountId: string): Promise<void> {
+    return countTry(this.o.hit, `two-factor-code:${accountId}`, { max: CODE_TRIES, windowMs: CODE_TRIES_WINDOW_MS, refusal: 'Too many codes were tried: try again in 15 minutes.' });
   }
 
   private async found(accountId: string): Promise<TwoFactorRow> {
