@@ -37,18 +37,15 @@ export function authorizationRequest(base: string, clientId: string, params: Rec
   return { url: auth.href, verifier };
 }
 
-/** The provider's sign-in form, as posted from its page. */
-export const signInForm = (login: string, password: string): RequestInit => ({
+/** A form of the provider's pages, as a browser posts it. */
+export const formPost = (fields: Record<string, string>): RequestInit => ({
   method: 'POST',
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams({ login, password }).toString(),
+  body: new URLSearchParams(fields).toString(),
 });
 
-const codeForm = (code: string): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams({ code }).toString(),
-});
+/** The provider's sign-in form. */
+export const signInForm = (login: string, password: string): RequestInit => formPost({ login, password });
 
 /**
  * Signs in to the built-in provider the way a browser does (authorization code + PKCE through its
@@ -96,7 +93,7 @@ export async function passwordLogin(opts: {
     if (!opts.secondFactor) throw new Error('Sign-in needs a second factor: the account has two-factor authentication.');
     const setupSecret = /<code>([A-Z2-7]+)<\/code>/.exec(page)?.[1] ?? null;
     const step = setupSecret ? 'two-factor-setup' : 'second-factor';
-    answer = await go(`/idp/interaction/${uid}/${step}`, codeForm(await opts.secondFactor({ setupSecret })));
+    answer = await go(`/idp/interaction/${uid}/${step}`, formPost({ code: await opts.secondFactor({ setupSecret }) }));
     if (answer.status === 200 && setupSecret) {
       recoveryCodes = [...(await answer.text()).matchAll(/<li>([a-z0-9-]+)<\/li>/g)].map((m) => m[1]!);
       answer = await go(`/idp/interaction/${uid}/continue`, { method: 'POST' });

@@ -1,3 +1,4 @@
+import { formPost } from '../../idp/password-login.js';
 import { PASSWORD_PAGE_PATH } from './accounts.service.js';
 
 /** The password link in a mail as it arrived: quoted-printable's soft breaks joined and its escapes decoded. */
@@ -18,3 +19,7 @@ export async function choosePassword(link: string, password: string, repeat = pa
   });
   return { status: res.status, text: await res.text() };
 }
+
+/** The console's refresh of its session at the provider, with a refresh token. */
+export const refreshWith = (consoleUrl: string, refreshToken: string): Promise<Response> =>
+  fetch(`${consoleUrl}/idp/token`, formPost({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'fleetlink-console' }));

@@ -11,7 +11,7 @@ import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.js';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
 import { ACCOUNT_GONE } from '../../plugins/auth.js';
 import { SECRET_KEY_FILE } from '../system/secret-key.js';
-import { choosePassword, passwordLinkIn } from './accounts.test-support.js';
+import { choosePassword, passwordLinkIn, refreshWith } from './accounts.test-support.js';
 import { openLive } from '../live/live.test-support.js';
 
 const ADMIN = 'admin@fleetlink.local';
@@ -151,11 +151,7 @@ describe('accounts of the built-in sign-in', () => {
       expect(res.status).toBe(401);
       expect((await res.json()).message).toBe(ACCOUNT_GONE);
     }
-    const refreshed = await fetch(`${c.url}/idp/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: kim.refresh_token!, client_id: 'fleetlink-console' }),
-    });
+    const refreshed = await refreshWith(c.url, kim.refresh_token!);
     expect(refreshed.status).toBe(400);
     expect((await refreshed.json()).error).toBe('invalid_grant');
     await expect(passwordLogin({ consoleUrl: c.url, email: 'kim@example.com', password: GOOD_PASSWORD })).rejects.toThrow();

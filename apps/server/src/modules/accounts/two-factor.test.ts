@@ -4,12 +4,11 @@ import { eq, inArray } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, idpAccounts } from '../../db/schema/index.js';
-import { fetchWithCookies, passwordLogin, signInForm } from '../../idp/password-login.js';
-import { authorizationRequest } from '../../idp/password-login.js';
+import { authorizationRequest, fetchWithCookies, formPost, passwordLogin, signInForm } from '../../idp/password-login.js';
 import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.js';
 import { startTestConsole, type TestConsole } from '../../testing/test-console.js';
 import { SECRET_KEY_FILE } from '../system/secret-key.js';
-import { choosePassword, passwordLinkIn } from './accounts.test-support.js';
+import { choosePassword, passwordLinkIn, refreshWith } from './accounts.test-support.js';
 
 const ADMIN = 'admin@fleetlink.local';
 const PASSWORD = 'correct horse battery staple';
@@ -116,11 +115,7 @@ describe('two-factor authentication at the built-in sign-in', () => {
       const uid = (await fetchWithCookies(new URL(auth.url), jar)).headers.get('location')!.split('/').pop();
       expect((await fetchWithCookies(new URL(`/idp/interaction/${uid}/login`, c.url), jar, signInForm(uma.email, PASSWORD))).status).toBe(200);
       for (let j = 0; j < 3; j++) {
-        const res = await fetchWithCookies(new URL(`/idp/interaction/${uid}/second-factor`, c.url), jar, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ code: '999999' }).toString(),
-        });
+        const res = await fetchWithCookies(new URL(`/idp/interaction/${uid}/second-factor`, c.url), jar, formPost({ code: '999999' }));
         statuses.push(res.status);
         if (res.status === 429) expect(await res.text()).toContain('Too many failed sign-ins for this account. Try again in');
       }
@@ -167,11 +162,7 @@ describe('two-factor authentication at the built-in sign-in', () => {
     expect((await c.call(ADMIN, 'PUT', '/api/account-settings', { adminTwoFactorRequired: true })).body).toEqual({ adminTwoFactorRequired: true });
     try {
       // The rule ends that sign-in: the refresh token is refused, and the session asks for the sign-in again.
-      const refreshed = await fetch(`${c.url}/idp/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: before.refresh_token!, client_id: 'fleetlink-console' }),
-      });
+      const refreshed = await refreshWith(c.url, before.refresh_token!);
       expect((await refreshed.json()).error).toBe('invalid_grant');
       const again = authorizationRequest(c.url, 'fleetlink-console', { scope: 'openid', state: 'x' });
       expect((await fetchWithCookies(new URL(again.url), jar)).headers.get('location')).toMatch(/^\/idp\/interaction\//);
