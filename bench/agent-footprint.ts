@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, startTestConsole } from '../apps/server/src/testing/test-console.js';
-import { ADMIN_EMAIL, childPids, deviceRow, memberDevice, tempDir, waitFor } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { ADMIN_EMAIL, AGENT_NODE, AGENT_NODE_VERSION, childPids, deviceRow, memberDevice, tempDir, waitFor } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { packAgentBundle } from '../apps/server/src/modules/releases/bundle-archives.test-support.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 600);
@@ -51,7 +51,7 @@ try {
   execFileSync('sh', [installer, '--server', tc.url, '--device', dev.id, '--key-file', '-', '--prefix', prefix, '--unit-dir', path.join(dir, 'units')], {
     input: dev.key,
     // AGENT_NODE_OPTIONS: Node flags to try on the agent (the launcher passes its environment on).
-    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) },
+    env: { ...process.env, PATH: `${path.dirname(AGENT_NODE)}:${process.env.PATH}`, ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) },
     stdio: ['pipe', 'ignore', 'ignore'],
   });
   launcher = Number(readFileSync(path.join(prefix, 'agent.pid'), 'utf8'));
@@ -70,7 +70,7 @@ try {
   const cpu = (list: typeof first) => list.reduce((a, p) => a + p.cpuTicks, 0);
   const cpuPct = ((cpu(last) - cpu(first)) / TICKS / elapsed) * 100;
   const avg = sums.reduce((a, b) => a + b, 0) / Math.max(1, sums.length);
-  console.log(`agent footprint over ${elapsed.toFixed(0)} s, installed by the Linux installer (idle, heartbeat 30 s, metrics 60 s, ${sums.length} samples every 5 s; node ${process.version}${process.env.AGENT_NODE_OPTIONS ? `, NODE_OPTIONS=${process.env.AGENT_NODE_OPTIONS}` : ''})`);
+  console.log(`agent footprint over ${elapsed.toFixed(0)} s, installed by the Linux installer (idle, heartbeat 30 s, metrics 60 s, ${sums.length} samples every 5 s; agent on Node.js v${AGENT_NODE_VERSION}${process.env.AGENT_NODE_OPTIONS ? `, NODE_OPTIONS=${process.env.AGENT_NODE_OPTIONS}` : ''})`);
   console.log(`  processes: ${last.map((p) => `${p.name} ${p.rssMb.toFixed(1)} MB`).join(', ')}`);
   console.log(`  all the agent's processes, RSS summed: min ${Math.min(...sums).toFixed(1)} MB, avg ${avg.toFixed(1)} MB, max ${Math.max(...sums).toFixed(1)} MB, at the end ${sums.at(-1)?.toFixed(1)} MB (target < 60 MB)`);
   console.log(`  npm or npx processes: ${last.filter((p) => /npm|npx/.test(p.name)).length}`);

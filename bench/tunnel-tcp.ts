@@ -13,6 +13,7 @@
  *   BYTES=1073741824 ROUNDS=5 npx tsx bench/tunnel-tcp.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { AGENT_NODE_VERSION } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { freePort } from '../apps/server/src/testing/test-console.js';
 import { requireSshd, startLocalSshd, waitForPort } from './local-sshd.js';
 import { percentile } from './percentile.js';
@@ -59,7 +60,7 @@ try {
   const median = (xs: number[]) => mbps(percentile(xs, 50));
   const f = median(times.fleetlink);
   const o = median(times.openssh);
-  console.log(`node ${process.version}; ${(BYTES / 1048576).toFixed(0)} MiB per round, ${ROUNDS} rounds each (alternating), loopback`);
+  console.log(`console on Node.js ${process.version}, agent on v${AGENT_NODE_VERSION}; ${(BYTES / 1048576).toFixed(0)} MiB per round, ${ROUNDS} rounds each (alternating), loopback`);
   console.log(`  Fleetlink tunnel (proxy + agent, ssh2): median ${f.toFixed(0)} MB/s  (rounds: ${times.fleetlink.map((t) => mbps(t).toFixed(0)).join(', ')})`);
   console.log(`  OpenSSH ssh -R to sshd (${openssh.cipher}): median ${o.toFixed(0)} MB/s  (rounds: ${times.openssh.map((t) => mbps(t).toFixed(0)).join(', ')})`);
   console.log(`  ratio: ${((f / o) * 100).toFixed(0)} % of OpenSSH (target ≥ 90 %)`);

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { formatBytes } from '@fleetlink/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { AGENT_NODE, tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { packAgentBundle } from '../apps/server/src/modules/releases/bundle-archives.test-support.js';
 import { installedAgentPid } from '../apps/server/src/modules/releases/installed-agent.test-support.js';
 import { admin } from './support/accounts';
@@ -105,7 +105,7 @@ describe('agent downloads and self-update', () => {
     const asRun = command.replace('sudo sh fleetlink-agent-3.0.0-linux-installer.sh', `sh ${installer}`) + ` --prefix ${prefix} --unit-dir ${path.join(work, 'units')}`;
     const run = await execFileAsync('sh', ['-c', asRun], {
       encoding: 'utf8',
-      env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, FLEETLINK_UPDATE_DEADLINE_SECONDS: '60' },
+      env: { ...process.env, PATH: `${path.dirname(AGENT_NODE)}:${process.env.PATH}`, FLEETLINK_UPDATE_DEADLINE_SECONDS: '60' },
     });
     expect(run.stdout).toContain('Installed the Fleetlink agent 3.0.0');
     launcherPid = Number(readFileSync(path.join(prefix, 'agent.pid'), 'utf8'));

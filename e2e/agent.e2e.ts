@@ -4,9 +4,12 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeEndOfLife } from '@fleetlink/contract';
+import { olderSystemNode } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { freePort } from '../apps/server/src/testing/test-console.js';
 import { admin, user, type SeededAccount } from './support/accounts';
 import { useConsoleSuite } from './support/console-suite';
+import { startLiveDevice } from './support/live-device';
 import { screenshotPath } from './support/screenshots';
 
 /**
@@ -211,5 +214,31 @@ describe('agent: a real agent started from the Install page brings a device onli
 
     // 8. Kill the agent.
     await stopAgent();
+  });
+
+  // Devices keep their Node longer than servers. CI provides Node 24 for the console and names the
+  // machine's Node 20 (scripts/node24.sh): an agent on each, side by side.
+  const older = olderSystemNode();
+  it.skipIf(!older)("shows each agent's Node.js, and says when one is past its end of life", { timeout: TEST_TIMEOUT_MS }, async () => {
+    const stamp = `${STAMP}-runtime`;
+    const oldNode = await startLiveDevice(suite, { organization: `Runtimes ${stamp}`, device: `Old Node ${stamp}` }, { node: older!.path });
+    const newNode = await startLiveDevice(suite, { organization: `Runtimes new ${stamp}`, device: `New Node ${stamp}` });
+    try {
+      const endOfLife = nodeEndOfLife(older!.version);
+      expect(endOfLife, `Node.js ${older!.version} is past its end of life`).toBeDefined();
+      const { page, pageErrors } = await signedIn(user, `/devices/${oldNode.deviceId}`);
+      await card(page, 'Agent').getByText(`Node.js ${older!.version}`, { exact: true }).waitFor();
+      const warning = card(page, 'Agent').getByTestId('runtime-end-of-life');
+      const day = new Date(`${endOfLife}T12:00:00`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+      expect(await warning.innerText()).toBe(`End of life since ${day}: no more security fixes`);
+
+      await page.goto(`${suite.stack.url}/devices/${newNode.deviceId}`);
+      await card(page, 'Agent').getByText(`Node.js ${process.versions.node}`, { exact: true }).waitFor();
+      expect(await card(page, 'Agent').getByTestId('runtime-end-of-life').count()).toBe(0);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await oldNode.stop();
+      await newNode.stop();
+    }
   });
 });

@@ -1,4 +1,6 @@
-// Prints one closing line over the vitest JSON reports in the given folders: "tests: N passed, N failed".
+// Prints one closing line over the vitest JSON reports in the given folders: "tests: N passed, N failed",
+// and the Node.js they ran on (AGENT_NODE: the one the agents' pass ran its agents on).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,5 +16,6 @@ for (const dir of process.argv.slice(2)) {
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   }
 }
-console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+const agentNode = process.env.AGENT_NODE ? `; agents also on Node.js ${execFileSync(process.env.AGENT_NODE, ['--version'], { encoding: 'utf8' }).trim()}` : '';
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped (Node.js ${process.version}${agentNode})`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

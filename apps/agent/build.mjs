@@ -40,7 +40,9 @@ export async function buildAgent({ quiet = false } = {}) {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    // The oldest Node the agent runs on (package.json, engines): devices keep theirs longer than
+    // the console, which runs on 24.
+    target: 'node20.19',
     minify: true,
     legalComments: 'none',
     metafile: true,

@@ -28,7 +28,7 @@ export async function packAgentBundle({ version, outDir = path.join(root, 'bundl
     mkdirSync(stage);
     writeFileSync(path.join(stage, 'manifest.json'), `${JSON.stringify({ name: AGENT_BUNDLE_NAME, version: v }, null, 2)}\n`);
     // The agent reports its version from package.json: the bundle's says the bundle's version.
-    writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify({ name: pkg.name, version: v, type: 'module', bin: pkg.bin }, null, 2)}\n`);
+    writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify({ name: pkg.name, version: v, type: 'module', bin: pkg.bin, engines: pkg.engines }, null, 2)}\n`);
     for (const dir of ['bin', 'dist', 'launcher']) {
       cpSync(path.join(root, dir), path.join(stage, dir), { recursive: true, filter: (p) => !p.endsWith('inputs.json') && !p.endsWith('.tmp') });
     }

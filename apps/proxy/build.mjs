@@ -15,7 +15,7 @@ export async function buildProxy() {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     minify: true,
     legalComments: 'none',
     metafile: true,

@@ -29,16 +29,16 @@ export async function createCompany(suite: ConsoleSuite, account: SeededAccount,
 
 /**
  * A new COMPANY organization (admin@ its CREATOR, user@ a USER member) with one device whose real
- * agent is running and has reported its properties.
+ * agent is running and has reported its properties. `options.node`: the Node.js the agent runs on.
  */
-export async function startLiveDevice(suite: ConsoleSuite, names: { organization: string; device: string }): Promise<LiveDevice> {
+export async function startLiveDevice(suite: ConsoleSuite, names: { organization: string; device: string }, options: { node?: string } = {}): Promise<LiveDevice> {
   const organizationId = await createCompany(suite, admin, names.organization);
   const member = await suite.api(admin, 'POST', `/api/organization/${organizationId}/user`, { email: user.email, role: 'USER' });
   expect(member.status, JSON.stringify(member.body)).toBeLessThan(300);
   const device = await suite.api(admin, 'POST', '/api/device', { organization: organizationId, name: names.device, branch: 'PRODUCTION' });
   expect(device.status, JSON.stringify(device.body)).toBe(201);
   const dataDir = tempDir('fleetlink-agent-e2e-');
-  let agent = spawnAgent({ server: suite.stack.url, device: device.body.id, key: device.body.installationId, dataDir });
+  let agent = spawnAgent({ server: suite.stack.url, device: device.body.id, key: device.body.installationId, dataDir, node: options.node });
   const stop = async () => {
     await agent.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
@@ -57,7 +57,7 @@ export async function startLiveDevice(suite: ConsoleSuite, names: { organization
     get agent() {
       return agent;
     },
-    restart: () => (agent = spawnAgent({ server: suite.stack.url, device: device.body.id, dataDir })),
+    restart: () => (agent = spawnAgent({ server: suite.stack.url, device: device.body.id, dataDir, node: options.node })),
     stop,
   };
 }

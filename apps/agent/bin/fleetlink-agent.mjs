@@ -9,6 +9,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { supervise } from './supervise.mjs';
 
+// The oldest Node.js the agent runs on (package.json, engines; the installer checks it too). Devices
+// keep their Node longer than servers: the console needs 24, the agent only this.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.stderr.write(`fleetlink-agent needs Node.js 20.19 or newer, this is ${process.version}: install that and run this again.\n`);
+  process.exit(1);
+}
+
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const entry = here('../dist/cli.mjs');
 const inputs = here('../dist/inputs.json');

@@ -39,3 +39,4 @@ export * from './http/accounts.js';
 export * from './identity-map.js';
 export * from './http/jobs.js';
 export * from './http/alerts.js';
+export * from './node-runtime.js';

@@ -3,7 +3,7 @@ import mqtt from 'mqtt';
 import { agentClientId, agentPropertyKeys, topics } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestConsole } from '../../testing/test-console.js';
-import { createDevice, startAgentTestConsole, deviceRow, enrollByHand, spawnAgent, tempDir, waitFor, type AgentProcess } from './broker.test-support.js';
+import { AGENT_NODE_VERSION, createDevice, startAgentTestConsole, deviceRow, enrollByHand, spawnAgent, tempDir, waitFor, type AgentProcess } from './broker.test-support.js';
 
 /** Console + embedded broker + the real agent CLI as a child process. */
 describe('agent against the embedded broker', () => {
@@ -55,7 +55,7 @@ describe('agent against the embedded broker', () => {
     }, 10_000, 'properties and latency');
     for (const key of agentPropertyKeys) expect(row.properties, key).toHaveProperty([key]);
     expect(row.properties!['java.name']).toBe('Node.js');
-    expect(row.properties!['java.version']).toBe(process.versions.node);
+    expect(row.properties!['java.version']).toBe(AGENT_NODE_VERSION);
     expect(row.addresses.length).toBeGreaterThan(0);
     expect(row.drives.length).toBeGreaterThan(0);
 

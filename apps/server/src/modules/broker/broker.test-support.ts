@@ -12,6 +12,29 @@ import { freePort, startTestConsole, type TestConsole } from '../../testing/test
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const AGENT_BIN = path.resolve(here, '../../../../agent/bin/fleetlink-agent.mjs');
+/**
+ * The Node.js the test agents run on: the console's own, or AGENT_NODE. Devices keep their Node
+ * longer than servers do, so CI runs the agent's suites once more with AGENT_NODE set to the
+ * machine's older Node (the oldest line the agent supports) while the console runs on the newer one.
+ */
+export const AGENT_NODE = process.env.AGENT_NODE || process.execPath;
+/** The version of that Node, as the agent reports it (`java.version`). */
+export const AGENT_NODE_VERSION = AGENT_NODE === process.execPath ? process.versions.node : nodeVersion(AGENT_NODE);
+
+function nodeVersion(node: string): string {
+  return spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+}
+
+/**
+ * The machine's own Node when it is an older line than the one running the tests (scripts/node24.sh
+ * names it FLEETLINK_SYSTEM_NODE where it provides a newer one): what a device that kept its Node runs.
+ */
+export function olderSystemNode(): { path: string; version: string } | undefined {
+  const node = process.env.FLEETLINK_SYSTEM_NODE;
+  if (!node) return undefined;
+  const version = nodeVersion(node);
+  return Number(version.split('.')[0]) < Number(process.versions.node.split('.')[0]) ? { path: node, version } : undefined;
+}
 export const MOSQUITTO_CONF = path.resolve(here, '../../../../../deploy/mosquitto/mosquitto.conf');
 
 export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
@@ -73,11 +96,11 @@ export function childPids(pid: number): number[] {
   }
 }
 
-/** The real agent CLI as a child process. */
 /** The home a test agent's shells start in (HOME), inside its data folder. */
 export const agentHome = (dataDir: string) => path.join(dataDir, 'home');
 
-export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string; maxBackoffMs?: number; uid?: number; gid?: number }): AgentProcess {
+/** The real agent CLI as a child process, on AGENT_NODE unless `node` names another. */
+export function spawnAgent(args: { server: string; device: string; key?: string; dataDir: string; maxBackoffMs?: number; uid?: number; gid?: number; node?: string }): AgentProcess {
   const argv = [AGENT_BIN, 'run', '--server', args.server, '--device', args.device, '--data-dir', args.dataDir];
   // The terminal's shells start in an empty home of their own. With this machine's dotfiles a login
   // shell runs whatever they run: here pyenv's rehash, whose lock a shell killed as it starts (a
@@ -87,7 +110,7 @@ export function spawnAgent(args: { server: string; device: string; key?: string;
   if (args.uid !== undefined) chownSync(home, args.uid, args.gid ?? args.uid);
   // The key as the Install page's command gives it: in the environment, not on the command line.
   const env = { ...process.env, HOME: home, FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) };
-  const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
+  const child = spawn(args.node ?? AGENT_NODE, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
   return launched(child, () => childPids(child.pid!)[0]);
 }
 

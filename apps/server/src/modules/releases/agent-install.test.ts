@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { AgentProperty, agentDownloadsSchema } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-error.js';
-import { ADMIN_EMAIL, embeddedSetup, GUEST_EMAIL, memberDevice, tearDown, tempDir, USER_EMAIL, waitFor, deviceRow, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+import { ADMIN_EMAIL, AGENT_NODE, embeddedSetup, GUEST_EMAIL, memberDevice, tearDown, tempDir, USER_EMAIL, waitFor, deviceRow, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { packAgentBundle } from './bundle-archives.test-support.js';
 import { commandLinesHolding, runInstalled } from './installed-agent.test-support.js';
 
@@ -89,7 +89,7 @@ describe('agent downloads and the Linux installer', () => {
     const run = await execFileAsync('sh', ['-c', command], {
       encoding: 'utf8',
       timeout: 60_000,
-      env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` },
+      env: { ...process.env, PATH: `${path.dirname(AGENT_NODE)}:${process.env.PATH}` },
     });
     expect(run.stdout).toContain(`Installed the Fleetlink agent 2.0.0 into ${prefix}; systemd unit: ${unitDir}/fleetlink-agent.service`);
     expect(run.stdout).toMatch(/Started without systemd \(not running here\): pid \d+/);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { extract } from 'tar';
-import { childPids, launched, type AgentProcess } from '../broker/broker.test-support.js';
+import { AGENT_NODE, childPids, launched, type AgentProcess } from '../broker/broker.test-support.js';
 
 /**
  * An installation folder as the installer lays it out (launcher/fleetlink-agent's header): the
@@ -43,7 +43,7 @@ export function commandLinesHolding(secret: string): string[] {
 /** Runs an installation's launcher (sh) as the Install page's portable command does, with the key in the environment. */
 export function runInstalled(home: string, args: { server: string; device: string; key?: string; env?: Record<string, string> }): AgentProcess {
   const child = spawn('sh', [path.join(home, 'fleetlink-agent'), 'run', '--server', args.server, '--device', args.device], {
-    env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: '1000', FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_NODE: process.execPath, ...args.env },
+    env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: '1000', FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_NODE: AGENT_NODE, ...args.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return launched(child, () => installedAgentPid(child.pid!));

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-error.js';
 import {
   ADMIN_EMAIL,
+  AGENT_NODE,
   embeddedSetup,
   enrollByHand,
   GUEST_EMAIL,
@@ -139,7 +140,7 @@ describe('agent bundles and releases', () => {
     await runAgentOnline(s.tc, live, cleanup);
     const launcher = fileURLToPath(new URL('../../../../agent/bin/fleetlink-agent.mjs', import.meta.url));
     // Not spawnSync: the console answering it runs in this process.
-    const asked = await execFileAsync(process.execPath, [launcher, 'release', '--device', live.id, '--data-dir', cleanup.dirs.at(-1)!], { encoding: 'utf8', timeout: 60_000 });
+    const asked = await execFileAsync(AGENT_NODE, [launcher, 'release', '--device', live.id, '--data-dir', cleanup.dirs.at(-1)!], { encoding: 'utf8', timeout: 60_000 });
     expect(asked.stdout).toBe(`PRODUCTION 1.9.0\n  fleetlink-agent 1.9.0  sha256 ${sha('1.9.0')}  ${readFileSync(bundleFiles['1.9.0']!).length} bytes\n`);
     // A wrong password, or none, learns nothing.
     await expectError(await agentRelease({ ...stableAccount, password: 'wrong' }), 401);

@@ -1,8 +1,8 @@
-import { AgentProperty, deviceBranchLabel, type DeviceDrive } from '@fleetlink/contract';
+import { AgentProperty, deviceBranchLabel, nodeEndOfLife, type DeviceDrive } from '@fleetlink/contract';
 import { Anchor, Group, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatDateTime, formatSince } from '../../../app/format/date-format';
+import { formatDateTime, formatLongDate, formatSince } from '../../../app/format/date-format';
 import { useCurrentDevice } from '../detail/current-device';
 import { MonitorValue } from '../monitors/MonitorValue';
 import { lastResponseText } from '../search/DeviceCard';
@@ -23,6 +23,25 @@ function Usage({ label, total, free }: { label: string; total?: number; free?: n
         </Text>
       </Group>
       {percent !== undefined ? <Progress value={percent} size="sm" aria-label={`${label} used ${percent}%`} /> : null}
+    </Stack>
+  );
+}
+
+/**
+ * The agent reports its runtime under SPEC's java.* keys (a Node.js agent: Node.js and its version).
+ * Devices keep their Node longer than servers: one past its end of life gets no security fixes.
+ */
+function runtime(prop: (key: string) => string | undefined): React.ReactNode {
+  const text = [prop('java.name'), prop('java.version')].filter(Boolean).join(' ');
+  if (!text) return undefined;
+  const endOfLife = prop('java.name') === 'Node.js' ? nodeEndOfLife(prop('java.version')) : undefined;
+  if (!endOfLife) return text;
+  return (
+    <Stack gap={0}>
+      <span>{text}</span>
+      <Text size="xs" c="red" data-testid="runtime-end-of-life">
+        End of life since {formatLongDate(new Date(`${endOfLife}T12:00:00`))}: no more security fixes
+      </Text>
     </Stack>
   );
 }
@@ -121,8 +140,7 @@ export function DeviceSummaryPage() {
           ['Launcher', prop(AgentProperty.LauncherVersion)],
           ['Update bundle', updateBundle(prop)],
           ['Restarts', restarts(prop)],
-          // The agent reports its runtime under SPEC's java.* keys (a Node.js agent: Node.js and its version).
-          ['Runtime', [prop('java.name'), prop('java.version')].filter(Boolean).join(' ') || undefined],
+          ['Runtime', runtime(prop)],
           ['Working dir', prop('user.dir')],
           ['Runtime home', prop('java.home')],
           ['Servers', device.servers.length ? device.servers.map((s) => s.url).join(', ') : undefined],
