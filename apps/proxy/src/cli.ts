@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { logRedaction } from '@fleetlink/contract/log-redaction';
+import { keepShortLivedBuffersYoung } from '@fleetlink/contract/young-buffers';
 import pino from 'pino';
 import { parseProxyConfig, type ProxyConfig } from './config.js';
 import { ConsoleRefusal } from './console-client.js';
@@ -14,6 +15,7 @@ import { startMetricsListener } from '@fleetlink/contract/metrics-listener';
  * to change.
  */
 async function main(): Promise<void> {
+  keepShortLivedBuffersYoung();
   const config = parseProxyConfig(process.env);
   const log = pino({ level: config.LOG_LEVEL, name: 'fleetlink-proxy', redact: logRedaction });
   const hostKey = loadHostKey(config.PROXY_HOST_KEY_FILE);
