@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { AGENT_KEY_VARIABLE } from '@fleetlink/contract';
-import { keepShortLivedBuffersYoung } from '@fleetlink/contract/young-buffers';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { Agent } from './agent.js';
@@ -149,7 +148,6 @@ const fail = (err: unknown) => {
 };
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'run') {
-  keepShortLivedBuffersYoung();
   run(rest).catch(fail);
 } else if (command === 'release') {
   release(rest).catch(fail);

@@ -6,10 +6,12 @@ import { setFlagsFromString } from 'node:v8';
  * tunnel's SSH packets, a transfer's chunks) are then reclaimed by mark-compacts instead of cheap
  * scavenges (nodejs/node#61967 and #63863). TCP through a tunnel fell from 363 to 247 MB/s on this
  * machine (bench/tunnel-tcp.ts), a 2 GiB upload from 466 to 177 MB/s (bench/file-transfer.ts);
- * with the earlier limit restored both are back. Set here at the start of a small process (the agent,
- * the standalone proxy), before its heap has grown; the console, which holds a large heap (PGlite)
- * by the time it could call this, takes the same flag on its command line (package.json `serve`),
- * where it always takes. On Node before 24 the limit is 8 MB already (and the flag unknown).
+ * with the earlier limit restored both are back. As a flag on the command line it always takes: the
+ * console has it there (package.json `serve`, `dev`), and so does the agent (its launchers:
+ * bin/supervise.mjs and launcher/fleetlink-agent). Set at run time it takes only while the heap is
+ * still small (the console's, holding PGlite by then, ignored it): the standalone proxy, which runs
+ * in its launcher's process, sets it here first thing. On Node before 24 the limit is 8 MB already
+ * (and the flag unknown).
  */
 export function keepShortLivedBuffersYoung(): void {
   if (Number(process.versions.node.split('.')[0]) >= 24) setFlagsFromString('--scavenger-max-new-space-capacity-mb=8');
