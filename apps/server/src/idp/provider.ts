@@ -3,6 +3,7 @@ import { LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH } from '@fleetlink/contract
 import type { Db } from '../db/client.js';
 import { BUILT_IN_AUDIENCE, type Env } from '../env.js';
 import { compressProviderAnswers } from './provider-compression.js';
+import { answerUnknownProviderPaths } from './provider-unknown-paths.js';
 import type { AccountStore } from './accounts.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { createAdapterFactory } from './adapter.js';
@@ -148,6 +149,7 @@ export function createProvider(opts: { env: Env; db: Db; box: SecretBox; account
   // headers to what fastify trusts (TRUST_PROXY) before they get here.
   provider.proxy = true;
   provider.use(compressProviderAnswers);
+  provider.use(answerUnknownProviderPaths);
   return provider;
 }
 
