@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { agentEnrollResponseSchema, type AgentEnrollResponse } from '@fleetlink/contract';
 import { AGENT_VERSION } from './version.js';
+import { requestFor } from './http-request.js';
 
 /** The console refused the enrollment (unknown device, wrong or used key, retired credentials). */
 export class EnrollmentRefused extends Error {}
@@ -23,12 +24,12 @@ export interface EnrollmentProof {
 }
 
 /**
- * POSTs JSON with node:http(s). Not fetch: its first use loads undici with http2 and worker_threads,
+ * POSTs JSON with node:http(s) (http-request.ts). Not fetch: its first use loads undici with http2 and worker_threads,
  * about 10 MB an always-on agent would then carry for its whole life. This module itself is loaded
  * only when the agent has to enroll.
  */
 async function postJson(url: URL, body: unknown, timeoutMs: number): Promise<{ status: number; body: unknown; retryAfter?: string }> {
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const request = requestFor(url);
   const data = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = request(

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Refused } from '../refused.js';
+import { requestFor } from '../http-request.js';
 
 /** Where the agent's blob URLs lead, and the device account that proves them its own. */
 export interface BlobEndpoint {
@@ -19,7 +20,7 @@ const IDLE_MS = 60_000;
  */
 async function send(endpoint: BlobEndpoint, relative: string, method: 'GET' | 'PUT', headers: Record<string, string | number>, signal: AbortSignal) {
   const url = new URL(relative, endpoint.consoleUrl);
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const request = requestFor(url);
   const authorization = `Basic ${Buffer.from(`${endpoint.username}:${endpoint.password}`).toString('base64')}`;
   const req = request(url, { method, headers: { ...headers, authorization }, signal, timeout: IDLE_MS });
   req.on('timeout', () => req.destroy(new Error(`The console sent nothing for ${IDLE_MS / 1000} s.`)));
