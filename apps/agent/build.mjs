@@ -26,6 +26,34 @@ const contractHasNoSideEffects = {
 };
 
 /**
+ * zod's messages in English only. zod re-exports all its locales (z.locales: 258 kB of the bundle's
+ * 443 kB of zod) and the agent uses none but English, zod's default; every kilobyte of a chunk the
+ * agent loads at start is parsed and kept (issue 73: an idle agent's memory).
+ */
+const zodInEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: path.join(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: path.dirname(args.path) }));
+  },
+};
+
+/**
+ * Node's own parts where mqtt.js brings copies for browsers: readable-stream is Node's streams
+ * rewritten for browsers (76 kB), and worker-timers runs timers in a Web Worker, which mqtt.js uses
+ * only in a browser (with @babel/runtime, broker-factory and event-target-shim: 34 kB). Each kilobyte
+ * the agent loads at start it parses and keeps (issue 73: an idle agent's memory).
+ */
+const nodeInsteadOfBrowserCopies = {
+  name: 'node-instead-of-browser-copies',
+  setup(build) {
+    build.onResolve({ filter: /^readable-stream$/ }, () => ({ path: 'node:stream', external: true }));
+    build.onResolve({ filter: /^worker-timers$/ }, () => ({ path: 'worker-timers', namespace: 'node-timers' }));
+    build.onLoad({ filter: /.*/, namespace: 'node-timers' }, () => ({ contents: 'export const { setInterval, clearInterval, setTimeout, clearTimeout } = globalThis;' }));
+  },
+};
+
+/**
  * Builds into dist/. Agents started at the same moment (tests, a fleet on one machine) may build
  * at once: every file is written to a temporary name and renamed, the entry point last, so a
  * reader never sees a half-written bundle; leftovers of older builds are removed afterwards.
@@ -48,7 +76,7 @@ export async function buildAgent({ quiet = false } = {}) {
     metafile: true,
     write: false,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [contractHasNoSideEffects],
+    plugins: [contractHasNoSideEffects, zodInEnglishOnly, nodeInsteadOfBrowserCopies],
     // ssh2's optional native parts: it falls back to its JavaScript crypto when they are missing;
     // ws's optional native helpers, likewise (it has JavaScript for both).
     external: ['cpu-features', '*.node', 'bufferutil', 'utf-8-validate'],
@@ -60,8 +88,9 @@ export async function buildAgent({ quiet = false } = {}) {
   });
   const dist = path.join(root, 'dist');
   mkdirSync(dist, { recursive: true });
-  // Sources the launcher checks for staleness: ours and the contract's, not node_modules.
-  const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/'));
+  // Sources the launcher checks for staleness: ours and the contract's, not node_modules, nor the
+  // modules the plugins above make up (`namespace:path`), which are no files to check.
+  const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/') && !/^[a-z-]+:/.test(f));
   const files = [...result.outputFiles.map((f) => ({ path: f.path, contents: f.contents })), { path: path.join(dist, 'inputs.json'), contents: JSON.stringify(sources) }];
   const entry = path.join(dist, 'cli.mjs');
   files.sort((a, b) => (a.path === entry ? 1 : 0) - (b.path === entry ? 1 : 0));
