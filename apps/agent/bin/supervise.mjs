@@ -6,23 +6,17 @@
 // two share Node's code).
 import { fork } from 'node:child_process';
 import { constants } from 'node:os';
+import { nodeFlags } from './node-flags.mjs';
 
 /** EX_TEMPFAIL: "try again", which is what a restart is. */
 const RESTART_EXIT_CODE = 75;
-
-/**
- * Node 24's V8 reclaims short-lived Buffers (a tunnel's packets, a transfer's chunks) by mark-compacts
- * unless its young generation keeps the earlier 8 MB limit for them (packages/contract's
- * young-buffers.ts says more); as a flag at start it always takes. Node 20 does not know the flag.
- */
-const V8_FLAGS = Number(process.versions.node.split('.')[0]) >= 24 ? ['--scavenger-max-new-space-capacity-mb=8'] : [];
 
 export function supervise(script, args, execArgv = []) {
   let child;
   let stopping = false;
   const start = () => {
     child = fork(script, args, {
-      execArgv: [...V8_FLAGS, ...execArgv],
+      execArgv: [...nodeFlags(), ...execArgv],
       stdio: 'inherit',
       env: { ...process.env, FLEETLINK_AGENT_RESTART_CODE: String(RESTART_EXIT_CODE) },
     });

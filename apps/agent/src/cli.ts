@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Agent } from './agent.js';
 import type { EnrollmentProof } from './enroll.js';
 import { retryEnrollment, type RetryOptions } from './enrollment-loop.js';
+import { compactWhenIdle } from './idle-compaction.js';
 import { log } from './log.js';
 import { defaultDataDir, StateStore, type AgentState } from './store.js';
 import { Installation } from './update/installation.js';
@@ -119,6 +120,7 @@ async function run(argv: string[]) {
     installation && { installation, handOver: () => stopAndExit(installation.updateCode) },
   );
   agent.start();
+  compactWhenIdle();
   log('info', 'agent running', { version: AGENT_VERSION, device: state.deviceId, pid: process.pid });
   process.on('SIGTERM', () => void stopAndExit(0));
   process.on('SIGINT', () => void stopAndExit(0));

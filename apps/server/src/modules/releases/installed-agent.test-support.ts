@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { extract } from 'tar';
@@ -25,6 +25,11 @@ export function installedAgentPid(launcher: number): number | undefined {
       return false;
     }
   });
+}
+
+/** The Node.js flags an unpacked bundle's agent runs with, as its bin/node-flags.mjs prints them on AGENT_NODE. */
+export function nodeFlagsOf(bundleDir: string): string[] {
+  return execFileSync(AGENT_NODE, [path.join(bundleDir, 'bin', 'node-flags.mjs')], { encoding: 'utf8' }).trim().split(' ').filter(Boolean);
 }
 
 /** The processes of this machine whose command line holds `secret` (what `ps` shows every user). */
