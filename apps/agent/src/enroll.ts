@@ -24,9 +24,9 @@ export interface EnrollmentProof {
 }
 
 /**
- * POSTs JSON with node:http(s) (http-request.ts). Not fetch: its first use loads undici with http2 and worker_threads,
- * about 10 MB an always-on agent would then carry for its whole life. This module itself is loaded
- * only when the agent has to enroll.
+ * POSTs JSON with node:http(s), loaded as http-request.ts says. Not fetch: its first use loads
+ * undici with http2 and worker_threads, about 10 MB an always-on agent would then carry for its
+ * whole life. This module itself is loaded only when the agent has to enroll.
  */
 async function postJson(url: URL, body: unknown, timeoutMs: number): Promise<{ status: number; body: unknown; retryAfter?: string }> {
   const request = requestFor(url);
