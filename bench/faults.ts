@@ -26,9 +26,9 @@ import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { passwordLogin } from '../apps/server/src/idp/password-login.js';
-import { mosquittoBin, startMosquitto, tempDir, type AgentProcess } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { agentPidUnder, mosquittoBin, startMosquitto, tempDir, type AgentProcess } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { packAgentBundle } from '../apps/server/src/modules/releases/bundle-archives.test-support.js';
-import { installBundle, installedAgentPid, runInstalled } from '../apps/server/src/modules/releases/installed-agent.test-support.js';
+import { installBundle, runInstalled } from '../apps/server/src/modules/releases/installed-agent.test-support.js';
 import { startBalancer } from '../apps/server/src/testing/balancer.test-support.js';
 import { startConsoleProcess, type ConsoleProcess } from '../apps/server/src/testing/console-process.test-support.js';
 import { freePort } from '../apps/server/src/testing/test-console.js';
@@ -415,11 +415,11 @@ try {
   await kill(
     'a real agent (its launcher restarts it)',
     async () => {
-      process.kill(installedAgentPid(victim.agent.child.pid!)!, 'SIGKILL');
+      process.kill(agentPidUnder(victim.agent.child.pid!)!, 'SIGKILL');
     },
     async () => {
       // Its launcher's restart, not ours: the outage is its backoff.
-      for (let i = 0; i < 100 && !installedAgentPid(victim.agent.child.pid!); i++) await sleep(100);
+      for (let i = 0; i < 100 && !agentPidUnder(victim.agent.child.pid!); i++) await sleep(100);
     },
     [victim.id],
   );

@@ -5,9 +5,8 @@ import { promisify } from 'node:util';
 import { formatBytes } from '@fleetlink/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_NODE, tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
+import { AGENT_NODE, agentPidUnder, tempDir } from '../apps/server/src/modules/broker/broker.test-support.js';
 import { packAgentBundle } from '../apps/server/src/modules/releases/bundle-archives.test-support.js';
-import { installedAgentPid } from '../apps/server/src/modules/releases/installed-agent.test-support.js';
 import { admin } from './support/accounts';
 import { uploadBundle } from './support/bundles';
 import { useConsoleSuite } from './support/console-suite';
@@ -136,7 +135,7 @@ describe('agent downloads and self-update', () => {
     // Killed as a crash or the out-of-memory killer would: its launcher starts it again, and the
     // Agent card says how often and why (issue 67).
     expect(await card(page, 'Agent').getByText('None', { exact: true }).count()).toBe(1);
-    process.kill(installedAgentPid(launcherPid)!, 'SIGKILL');
+    process.kill(agentPidUnder(launcherPid)!, 'SIGKILL');
     await withAgentLog(page, prefix, () =>
       expect.poll(async () => {
         await page.goto(summary);

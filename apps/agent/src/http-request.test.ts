@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonFromFreshNode, STRIPS_TYPESCRIPT } from './fresh-node.test-support.js';
 
-const run = promisify(execFile);
 const server = createServer((_req, res) => res.end('ok'));
 let url: string;
 
@@ -19,13 +17,12 @@ async function requestInFreshNode(load: string): Promise<{ status: number; undic
   const script = `${load}
 const url = new URL(process.argv[1]);
 request(url, (res) => { res.resume(); res.on('end', () => console.log(JSON.stringify({ status: res.statusCode, undici: process.moduleLoadList.some((m) => m.includes('undici')) }))); }).end();`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, url]);
-  return JSON.parse(stdout);
+  return jsonFromFreshNode(script, { args: [url] });
 }
 
-// A fresh Node runs http-request.ts as it is, which needs Node's own TypeScript stripping (22.10+);
-// Node 20 (where CI also runs the agent's suites) has no lazy WebSocket export in node:http anyway.
-describe.skipIf(!(process.features as { typescript?: unknown }).typescript)('requestFor', () => {
+// A fresh Node runs http-request.ts as it is; Node 20, which cannot, has no lazy WebSocket export
+// in node:http anyway.
+describe.skipIf(!STRIPS_TYPESCRIPT)('requestFor', () => {
   it('requests without loading undici, which an ES import of node:http loads on Node 22+', async () => {
     const helper = JSON.stringify(new URL('./http-request.ts', import.meta.url).href);
     expect(await requestInFreshNode(`import { requestFor } from ${helper}; const request = requestFor(new URL(process.argv[1]));`)).toEqual({ status: 200, undici: false });

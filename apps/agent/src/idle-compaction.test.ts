@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { jsonFromFreshNode, STRIPS_TYPESCRIPT } from './fresh-node.test-support.js';
 import { compactWhenIdle } from './idle-compaction.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,9 +31,9 @@ describe('compactWhenIdle', () => {
     expect(compactWhenIdle(undefined)).toBeTypeOf('function');
   });
 
-  // In a Node of its own with the launchers' flags, running idle-compaction.ts as it is: Node's own
-  // TypeScript stripping (22.10+), and the young generation that stays grown is Node 24's.
-  it.skipIf(!(process.features as { typescript?: unknown }).typescript)('gives back the heap a burst of work grew', async () => {
+  // In a Node of its own with the launchers' flags, running idle-compaction.ts as it is (22.10+);
+  // the young generation that stays grown is Node 24's.
+  it.skipIf(!STRIPS_TYPESCRIPT)('gives back the heap a burst of work grew', async () => {
     const script = `
       import v8 from 'node:v8';
       import { compactWhenIdle } from ${JSON.stringify(new URL('./idle-compaction.ts', import.meta.url).href)};
@@ -47,8 +46,7 @@ describe('compactWhenIdle', () => {
       const grown = size();
       compactWhenIdle(globalThis.gc, { periodMs: 200 });
       setTimeout(() => console.log(JSON.stringify({ start, grown, after: size() })), 700);`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--scavenger-max-new-space-capacity-mb=8', '--input-type=module', '-e', script]);
-    const { start, grown, after } = JSON.parse(stdout) as { start: number; grown: number; after: number };
+    const { start, grown, after } = await jsonFromFreshNode<{ start: number; grown: number; after: number }>(script, { flags: ['--expose-gc', '--scavenger-max-new-space-capacity-mb=8'] });
     // Grown by tens of MB; left alone, the young generation stays so (42 MB where 10 at the start).
     expect(grown - start).toBeGreaterThan(16 << 20);
     expect(after - start).toBeLessThan(2 << 20);

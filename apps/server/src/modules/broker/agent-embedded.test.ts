@@ -1,13 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import mqtt from 'mqtt';
 import { agentClientId, agentPropertyKeys, topics } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestConsole } from '../../testing/test-console.js';
-import { AGENT_BIN, AGENT_NODE, AGENT_NODE_VERSION, createDevice, startAgentTestConsole, deviceRow, enrollByHand, spawnAgent, tempDir, waitFor, type AgentProcess } from './broker.test-support.js';
-
-const AGENT_NODE_FLAGS = path.join(path.dirname(AGENT_BIN), 'node-flags.mjs');
+import { AGENT_NODE_VERSION, createDevice, startAgentTestConsole, deviceRow, enrollByHand, nodeFlagsOf, spawnAgent, startArgsOf, tempDir, waitFor, type AgentProcess } from './broker.test-support.js';
 
 /** Console + embedded broker + the real agent CLI as a child process. */
 describe('agent against the embedded broker', () => {
@@ -63,8 +59,8 @@ describe('agent against the embedded broker', () => {
     expect(row.addresses.length).toBeGreaterThan(0);
     expect(row.drives.length).toBeGreaterThan(0);
     // bin/supervise.mjs starts the agent with the flags of bin/node-flags.mjs.
-    const flags = execFileSync(AGENT_NODE, [AGENT_NODE_FLAGS], { encoding: 'utf8' }).trim().split(' ');
-    expect(readFileSync(`/proc/${await agent.workerPid()}/cmdline`, 'utf8').split('\0').slice(1, 1 + flags.length)).toEqual(flags);
+    const flags = nodeFlagsOf();
+    expect(startArgsOf(await agent.workerPid(), flags.length)).toEqual(flags);
 
     const user = await tc.token('admin@fleetlink.local');
     // Not a member of the device's organization: 404, never its data.

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -96,6 +96,34 @@ export function childPids(pid: number): number[] {
   }
 }
 
+/**
+ * The agent process a launcher runs now: the child whose command line runs the agent's cli (a
+ * bundle's dist/cli.mjs, or src/cli.ts), not the esbuild service a launcher rebuilding a stale
+ * bundle starts, nor the shell launcher's trial watchdog.
+ */
+export function agentPidUnder(launcher: number): number | undefined {
+  return childPids(launcher).find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => /[\\/]cli\.(mjs|ts)$/.test(arg));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The Node.js flags an agent runs with, as `agentDir`'s bin/node-flags.mjs prints them on AGENT_NODE
+ * (this checkout's apps/agent, or an unpacked bundle).
+ */
+export function nodeFlagsOf(agentDir = path.dirname(path.dirname(AGENT_BIN))): string[] {
+  return execFileSync(AGENT_NODE, [path.join(agentDir, 'bin', 'node-flags.mjs')], { encoding: 'utf8' }).trim().split(' ').filter(Boolean);
+}
+
+/** The first `count` arguments a process was started with, after its program (Linux). */
+export function startArgsOf(pid: number, count: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1, 1 + count);
+}
+
 /** The home a test agent's shells start in (HOME), inside its data folder. */
 export const agentHome = (dataDir: string) => path.join(dataDir, 'home');
 
@@ -111,7 +139,7 @@ export function spawnAgent(args: { server: string; device: string; key?: string;
   // The key as the Install page's command gives it: in the environment, not on the command line.
   const env = { ...process.env, HOME: home, FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_AGENT_MAX_BACKOFF_MS: String(args.maxBackoffMs ?? 1000), ...(process.env.AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AGENT_NODE_OPTIONS } : {}) };
   const child = spawn(args.node ?? AGENT_NODE, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], uid: args.uid, gid: args.gid });
-  return launched(child, () => childPids(child.pid!)[0]);
+  return launched(child, () => agentPidUnder(child.pid!));
 }
 
 /** An agent's launcher process as tests hold it: its output, the agent under it (`agentPid`), and how to end it. */

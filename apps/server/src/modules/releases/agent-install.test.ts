@@ -5,9 +5,9 @@ import { promisify } from 'node:util';
 import { AgentProperty, agentDownloadsSchema } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/expect-error.js';
-import { ADMIN_EMAIL, AGENT_NODE, embeddedSetup, GUEST_EMAIL, memberDevice, tearDown, tempDir, USER_EMAIL, waitFor, deviceRow, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+import { ADMIN_EMAIL, AGENT_NODE, agentPidUnder, embeddedSetup, GUEST_EMAIL, memberDevice, nodeFlagsOf, startArgsOf, tearDown, tempDir, USER_EMAIL, waitFor, deviceRow, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { packAgentBundle } from './bundle-archives.test-support.js';
-import { commandLinesHolding, installedAgentPid, nodeFlagsOf, runInstalled } from './installed-agent.test-support.js';
+import { commandLinesHolding, runInstalled } from './installed-agent.test-support.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -103,10 +103,10 @@ describe('agent downloads and the Linux installer', () => {
     expect(readFileSync(path.join(prefix, 'agent.env'), 'utf8')).toContain(`FLEETLINK_KEY='${dev.key}'`);
     await online(dev.id);
     // The agent runs with the Node.js flags its bundle names (bin/node-flags.mjs), as the launcher read them.
-    const agentPid = await waitFor(async () => installedAgentPid(launcher), 10_000, 'the agent under its launcher');
+    const agentPid = await waitFor(async () => agentPidUnder(launcher), 10_000, 'the agent under its launcher');
     const flags = nodeFlagsOf(path.join(prefix, 'bundles', '2.0.0'));
     expect(flags).toContain('--expose-gc');
-    expect(readFileSync(`/proc/${agentPid}/cmdline`, 'utf8').split('\0').slice(1, 1 + flags.length)).toEqual(flags);
+    expect(startArgsOf(agentPid, flags.length)).toEqual(flags);
     // Only this test's own `sh -c` held the key on a command line: no process of the installation does.
     expect(commandLinesHolding(dev.key).filter((l) => !l.includes('printf'))).toEqual([]);
     const props = await waitFor(async () => (await deviceRow(s.tc.database.db, dev.id)).properties ?? undefined, 20_000, 'properties');

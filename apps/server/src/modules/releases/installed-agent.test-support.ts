@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { extract } from 'tar';
-import { AGENT_NODE, childPids, launched, type AgentProcess } from '../broker/broker.test-support.js';
+import { AGENT_NODE, agentPidUnder, launched, type AgentProcess } from '../broker/broker.test-support.js';
 
 /**
  * An installation folder as the installer lays it out (launcher/fleetlink-agent's header): the
@@ -14,22 +14,6 @@ export async function installBundle(home: string, bundleFile: string, version: s
   await extract({ file: bundleFile, cwd: dir });
   copyFileSync(path.join(dir, 'launcher', 'fleetlink-agent'), path.join(home, 'fleetlink-agent'));
   writeFileSync(path.join(home, 'current'), `${version}\n`);
-}
-
-/** The node process the launcher runs now (not its trial watchdog). */
-export function installedAgentPid(launcher: number): number | undefined {
-  return childPids(launcher).find((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('cli.mjs');
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** The Node.js flags an unpacked bundle's agent runs with, as its bin/node-flags.mjs prints them on AGENT_NODE. */
-export function nodeFlagsOf(bundleDir: string): string[] {
-  return execFileSync(AGENT_NODE, [path.join(bundleDir, 'bin', 'node-flags.mjs')], { encoding: 'utf8' }).trim().split(' ').filter(Boolean);
 }
 
 /** The processes of this machine whose command line holds `secret` (what `ps` shows every user). */
@@ -51,5 +35,5 @@ export function runInstalled(home: string, args: { server: string; device: strin
     env: { ...process.env, FLEETLINK_AGENT_MAX_BACKOFF_MS: '1000', FLEETLINK_AGENT_KEY: args.key ?? '', FLEETLINK_NODE: AGENT_NODE, ...args.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return launched(child, () => installedAgentPid(child.pid!));
+  return launched(child, () => agentPidUnder(child.pid!));
 }

@@ -1,8 +1,8 @@
 import { AgentProperty } from '@fleetlink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceRow, embeddedSetup, memberDevice, tearDown, tempDir, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+import { agentPidUnder, deviceRow, embeddedSetup, memberDevice, tearDown, tempDir, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { packAgentBundle } from './bundle-archives.test-support.js';
-import { installBundle, installedAgentPid, runInstalled } from './installed-agent.test-support.js';
+import { installBundle, runInstalled } from './installed-agent.test-support.js';
 
 /**
  * Issue 67: the installed launcher (launcher/fleetlink-agent, run by sh as on a device) restarts an
@@ -37,7 +37,7 @@ describe('the launcher restarts a killed agent with backoff', () => {
       process.kill(pid, 'SIGKILL');
       const killedAt = Date.now();
       await waitFor(() => {
-        const next = installedAgentPid(launcher);
+        const next = agentPidUnder(launcher);
         return next !== undefined && next !== pid;
       }, 30_000, `the agent restarted after kill ${kill}`);
       delays.push(Date.now() - killedAt);
