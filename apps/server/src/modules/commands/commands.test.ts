@@ -181,14 +181,27 @@ function commandSuite(setup: () => Promise<MessagingSetup>) {
     // offline just before this test, and rightly refused the command for that moment.
     await waitFor(async () => (await deviceRow(s.tc.database.db, device.id)).online, 15_000, 'online before the restart');
     const before = await agent.workerPid();
+    const { stateOrder } = await deviceRow(s.tc.database.db, device.id);
     const out = await output(await command(device.id, { name: 'restart', parameters: [] }));
     expect(out.stdout).toBe('The agent restarts now.\n');
     await waitFor(() => agent.workerPid().then((pid) => pid !== before && pid), 15_000, 'a new agent process');
-    await waitFor(async () => (await deviceRow(s.tc.database.db, device.id)).online, 15_000, 'online again');
+    // Online on the new agent's connection (a later state), not still online on the old one: the
+    // console writes states in batches, so for a moment after the old agent's goodbye the row still
+    // said online, and a ping sent then went to an agent not yet subscribed and waited out its 33 s
+    // deadline (CI at stop 93).
+    await waitFor(
+      async () => {
+        const row = await deviceRow(s.tc.database.db, device.id);
+        return row.online && (row.stateOrder ?? 0) > (stateOrder ?? 0);
+      },
+      15_000,
+      'online again, on the new connection',
+    );
     const pong = await output(await command(device.id, { name: 'ping', parameters: [] }));
     expect(pong.stdout).toBe('pong\n');
     expect(agent.child.exitCode).toBeNull();
-  });
+    // Its waits add up to more than the default 30 s: a slow stage fails with its own message.
+  }, 70_000);
 
   it('answers the deadline’s error when the device goes silent mid-command', async () => {
     const silent = await memberDevice('silent');
