@@ -54,6 +54,25 @@ const nodeInsteadOfBrowserCopies = {
 };
 
 /**
+ * mqtt.js's debug output (the `debug` package, DEBUG=mqttjs*) only when DEBUG asks for it. Loading
+ * `debug` loads node:tty and asks whether stdout and stderr are terminals, which an idle agent then
+ * carries (issue 73); without DEBUG the agent takes a silent one. The real one is still in the
+ * bundle, evaluated only when required.
+ */
+const debugOnlyWhenAsked = {
+  name: 'debug-only-when-asked',
+  setup(build) {
+    build.onResolve({ filter: /^debug$/ }, (args) => (args.namespace === 'debug-when-asked' ? undefined : { path: 'debug', namespace: 'debug-when-asked' }));
+    build.onLoad({ filter: /.*/, namespace: 'debug-when-asked' }, () => ({
+      contents: `const silent = Object.assign(() => {}, { enabled: false, log() {}, destroy() {}, extend: () => silent });
+module.exports = process.env.DEBUG ? require('debug') : Object.assign(() => silent, { enable() {}, disable: () => '', enabled: () => false });`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Builds into dist/. Agents started at the same moment (tests, a fleet on one machine) may build
  * at once: every file is written to a temporary name and renamed, the entry point last, so a
  * reader never sees a half-written bundle; leftovers of older builds are removed afterwards.
@@ -76,7 +95,7 @@ export async function buildAgent({ quiet = false } = {}) {
     metafile: true,
     write: false,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [contractHasNoSideEffects, zodInEnglishOnly, nodeInsteadOfBrowserCopies],
+    plugins: [contractHasNoSideEffects, zodInEnglishOnly, nodeInsteadOfBrowserCopies, debugOnlyWhenAsked],
     // ssh2's optional native parts: it falls back to its JavaScript crypto when they are missing;
     // ws's optional native helpers, likewise (it has JavaScript for both).
     external: ['cpu-features', '*.node', 'bufferutil', 'utf-8-validate'],

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -54,5 +55,41 @@ describe('the agent bundle and its terminal', () => {
     });`;
     const ran = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: '/', timeout: 10_000 });
     expect(ran.stdout).toContain('11 77');
+  });
+});
+
+/**
+ * The Node.js modules the bundle loads as it starts (all its static imports), in a fresh Node:
+ * `run` without a key stops at "not enrolled yet", once every module the agent starts with is in.
+ */
+function modulesAtStart(env: Record<string, string> = {}): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-bundle-'));
+  try {
+    // Listed before anything could load more (fs.writeSync, not process.stdout, which loads modules of its own).
+    const preload = path.join(dir, 'list-modules.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(1, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));");
+    const ran = spawnSync(process.execPath, ['--require', preload, path.join(dist, 'cli.mjs'), 'run', '--server', 'http://127.0.0.1:9', '--device', 'none', '--data-dir', path.join(dir, 'data')], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH!, ...env },
+    });
+    expect(ran.stderr).toContain('This agent is not enrolled yet');
+    return JSON.parse(ran.stdout) as string[];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('what the agent bundle loads as it starts', () => {
+  // Each of these costs an idle agent memory on Node 24 for good (issue 73): node:crypto about 2 MB,
+  // node:child_process 1 MB, node:tty and node:v8 0.3 MB each. A command, an update or DEBUG loads
+  // its own when it comes.
+  it('leaves out what only a command, an update or mqtt.js debug output needs', () => {
+    const built = spawnSync(process.execPath, [path.join(agentDir, 'build.mjs')], { encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    const loaded = modulesAtStart();
+    expect(loaded).toContain('net'); // what it does need, so the list is the real one
+    expect(loaded.filter((m) => ['crypto', 'child_process', 'tty', 'v8'].includes(m))).toEqual([]);
+    // mqtt.js's debug output when asked for: the real `debug`, which loads node:tty.
+    expect(modulesAtStart({ DEBUG: 'mqttjs*' })).toContain('tty');
   });
 });

@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import v8 from 'node:v8';
 
 /** Busier than this share of the last period (the event loop's utilization), the agent is at work. */
 const IDLE_UTILIZATION = 0.02;
@@ -24,9 +23,9 @@ export function compactWhenIdle(gc: Collect | undefined = globalThis.gc, { perio
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, before).utilization;
     before = now;
-    if (busy > IDLE_UTILIZATION || v8.getHeapStatistics().total_heap_size < compactedAt + growthBytes) return;
+    if (busy > IDLE_UTILIZATION || process.memoryUsage().heapTotal < compactedAt + growthBytes) return;
     gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-    compactedAt = v8.getHeapStatistics().total_heap_size;
+    compactedAt = process.memoryUsage().heapTotal;
     before = performance.eventLoopUtilization();
   }, periodMs);
   timer.unref();

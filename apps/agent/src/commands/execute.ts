@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { COMMAND_OUTPUT_MAX_BYTES, type CommandOutput } from '@fleetlink/contract';
 import { CappedOutput } from './capped-output.js';
 
@@ -11,6 +11,12 @@ const JSON_BUDGET_PER_STREAM = 192 * 1024;
 /** How long after the kill at the timeout the output may still close by itself. */
 const STRAGGLER_GRACE_MS = 1000;
 
+/**
+ * node:child_process, loaded with the first command: an agent that runs none does not carry it
+ * (with the modules it brings, about 1 MB of an idle agent on Node 24; issue 73).
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
+
 /** Commands running now, so that stopping the agent leaves none of their processes behind. */
 const running = new Set<ChildProcess>();
 
@@ -22,7 +28,7 @@ const running = new Set<ChildProcess>();
  */
 export async function execute(command: string, timeoutMs: number): Promise<CommandOutput> {
   const started = performance.now();
-  const child = spawn(command, {
+  const child = childProcess().spawn(command, {
     shell: true,
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,7 +80,7 @@ export function killRunningCommands(): void {
 function killTree(child: ChildProcess) {
   if (child.pid === undefined) return;
   try {
-    if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(child.pid), '/t', '/f'], { windowsHide: true });
+    if (process.platform === 'win32') childProcess().spawnSync('taskkill', ['/pid', String(child.pid), '/t', '/f'], { windowsHide: true });
     else process.kill(-child.pid, 'SIGKILL');
   } catch {
     // Already gone.
