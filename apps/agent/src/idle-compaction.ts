@@ -23,6 +23,7 @@ export function compactWhenIdle(gc: Collect | undefined = globalThis.gc, { perio
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, before).utilization;
     before = now;
+    // (The heap's size from process.memoryUsage(): node:v8 would be one more module to carry.)
     if (busy > IDLE_UTILIZATION || process.memoryUsage().heapTotal < compactedAt + growthBytes) return;
     gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     compactedAt = process.memoryUsage().heapTotal;

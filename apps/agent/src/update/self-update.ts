@@ -134,7 +134,7 @@ export class SelfUpdate {
     const file = path.join(downloads, `${bundle.name}-${bundle.version}.tar.gz.${process.pid}.part`);
     try {
       const res = await getBlob({ consoleUrl, ...mqtt }, routePath(bundle), AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS), `the bundle ${bundle.name} ${bundle.version}`);
-      // node:crypto only now: an agent that is not updating does not carry it (about 2 MB on Node 24, issue 73).
+      // node:crypto only now: an agent that is not updating does not carry it (issue 73, see execute.ts).
       const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
       let size = 0;
       const count = new Transform({
