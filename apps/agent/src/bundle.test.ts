@@ -21,12 +21,19 @@ function builtForThisNode(): boolean {
   }
 }
 
+let built: ReturnType<typeof spawnSync> | undefined;
+
+/** Builds dist/ from this checkout, once for the file's tests (each checks a part of the same build). */
+function buildOnce() {
+  built ??= spawnSync(process.execPath, [path.join(agentDir, 'build.mjs')], { encoding: 'utf8' });
+  expect(built.status, String(built.stderr)).toBe(0);
+}
+
 describe('the agent bundle', () => {
   // npm builds ssh2's native part wherever a compiler is (CI's machine has one); without it the
   // agent runs on ssh2's JavaScript crypto and there is nothing to copy.
   it.skipIf(!existsSync(ssh2Native))("carries ssh2's native crypto where the bundled ssh2 looks for it", () => {
-    const built = spawnSync(process.execPath, [path.join(agentDir, 'build.mjs')], { encoding: 'utf8' });
-    expect(built.status, built.stderr).toBe(0);
+    buildOnce();
     // The bundled ssh2 asks for it relative to its own chunk, which is in dist/.
     const chunks = readdirSync(dist).filter((f) => f.endsWith('.mjs'));
     expect(chunks.some((f) => readFileSync(path.join(dist, f), 'utf8').includes(`"${NATIVE}"`))).toBe(true);
@@ -44,8 +51,7 @@ const ptyNative = path.join(path.dirname(createRequire(import.meta.url).resolve(
 describe('the agent bundle and its terminal', () => {
   // npm builds node-pty wherever a compiler is (CI's machine has one); without it the agent refuses terminals, saying why.
   it.skipIf(!existsSync(ptyNative))("carries node-pty's native part where the bundled node-pty looks for it, and it runs a shell", () => {
-    const built = spawnSync(process.execPath, [path.join(agentDir, 'build.mjs')], { encoding: 'utf8' });
-    expect(built.status, built.stderr).toBe(0);
+    buildOnce();
     expect(readFileSync(path.join(dist, 'build/Release/pty.node')).equals(readFileSync(ptyNative))).toBe(true);
     // The bundled node-pty, from dist/ with no node_modules on its way, opens a pseudo-terminal.
     const chunk = readdirSync(dist).find((f) => f.endsWith('.mjs') && readFileSync(path.join(dist, f), 'utf8').includes('loadNativeModule'));
@@ -83,8 +89,7 @@ describe('what the agent bundle loads as it starts', () => {
   // Once loaded, each stays for good: leaving the four out took an idle agent on Node 24 from 63.1 to
   // 61.2 MB (issue 73). A command, an update or DEBUG loads its own when it comes.
   it('leaves out what only a command, an update or mqtt.js debug output needs', () => {
-    const built = spawnSync(process.execPath, [path.join(agentDir, 'build.mjs')], { encoding: 'utf8' });
-    expect(built.status, built.stderr).toBe(0);
+    buildOnce();
     const loaded = modulesAtStart();
     expect(loaded).toContain('net'); // what it does need, so the list is the real one
     expect(loaded.filter((m) => ['crypto', 'child_process', 'tty', 'v8'].includes(m))).toEqual([]);
