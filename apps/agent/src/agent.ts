@@ -1,41 +1,15 @@
-import {
-  agentClientId,
-  commandRequestSchema,
-  diskScanRequestSchema,
-  fileDeleteRequestSchema,
-  fileFetchRequestSchema,
-  fileNameRequestSchema,
-  fileSendRequestSchema,
-  migrateParametersSchema,
-  monitorsSetRequestSchema,
-  requestEnvelopeSchema,
-  RequestName,
-  topics,
-  transferCancelRequestSchema,
-  tunnelCloseRequestSchema,
-  terminalOpenRequestSchema,
-  tunnelOpenRequestSchema,
-  type PropertiesPayload,
-  type ReplyEnvelope,
-  type RequestEnvelope,
-} from '@fleetlink/contract';
+import { agentClientId, readRequestEnvelope, RequestName, topics, type PropertiesPayload, type ReplyEnvelope, type RequestEnvelope } from '@fleetlink/contract';
 import { createMqttClient, pemCa, type MqttClient } from './connection.js';
 import { drives } from './collectors/drives.js';
 import { LoadSampler } from './collectors/load.js';
 import { addresses } from './collectors/network.js';
 import { collectProperties } from './collectors/properties.js';
-import { killRunningCommands } from './commands/execute.js';
-import { CommandRunner } from './commands/run-command.js';
 import { Refused } from './refused.js';
-import { createFolder, deleteEntry, renameEntry } from './files/change-files.js';
-import { scanDisk } from './files/disk-scan.js';
-import { FileTransfers } from './files/transfers.js';
 import { MonitorWatch } from './monitors/monitor-watch.js';
 import { SingleFlight } from './enrollment-loop.js';
+import type { RequestHandler } from './request-handler.js';
 import { log } from './log.js';
 import type { AgentState, StateStore } from './store.js';
-import type { TunnelClient } from './tunnels/tunnel-client.js';
-import type { TerminalHost } from './terminal/terminal-host.js';
 import type { Installation } from './update/installation.js';
 import { SelfUpdate } from './update/self-update.js';
 import { ReconnectPolicy } from './reconnect-policy.js';
@@ -67,12 +41,9 @@ export class Agent {
   private readonly load = new LoadSampler();
   private lastLoad = 0;
   private readonly renewal = new SingleFlight<void>();
-  private readonly commands: CommandRunner;
-  private readonly transfers = new FileTransfers(() => ({ consoleUrl: this.state.consoleUrl, ...this.state.mqtt }));
   private readonly monitors = new MonitorWatch();
-  /** Loaded with the first tunnel: an agent without tunnels never carries the SSH client. */
-  private tunnels?: TunnelClient;
-  private terminals?: TerminalHost;
+  /** Loaded with the first request that does work on the device (see RequestHandler). */
+  private handler?: RequestHandler;
   /** Only under the installed launcher. */
   private readonly selfUpdate?: SelfUpdate;
   private updateChecked = false;
@@ -83,14 +54,12 @@ export class Agent {
     /** Called when the broker refuses the account: renews it, answering the new state (undefined once stopped). */
     private readonly onRefused?: (current: AgentState) => Promise<AgentState | undefined>,
     /** Restarts the agent process (the `restart` command); absent when nothing would start it again. */
-    restart?: () => Promise<void>,
+    private readonly restart?: () => Promise<void>,
     launcher?: LauncherHandle,
   ) {
     if (launcher) {
       this.selfUpdate = new SelfUpdate(launcher.installation, () => this.state, () => this.publishProperties(), launcher.handOver);
     }
-    const selfUpdate = this.selfUpdate;
-    this.commands = new CommandRunner(restart, selfUpdate && (() => selfUpdate.check(true)));
   }
 
   start(): void {
@@ -241,89 +210,49 @@ export class Agent {
 
   private async onRequest(topic: string, payload: Buffer) {
     if (topic !== topics.request(this.deviceId)) return;
-    let req: RequestEnvelope;
+    let req: RequestEnvelope | undefined;
     try {
-      req = requestEnvelopeSchema.parse(JSON.parse(payload.toString('utf8')));
+      req = readRequestEnvelope(JSON.parse(payload.toString('utf8')));
     } catch {
+      req = undefined;
+    }
+    if (!req) {
       log('warn', 'request dropped: not valid');
       return;
     }
     if (req.deadline && req.deadline < Date.now()) return;
-    const reply = (r: Omit<ReplyEnvelope, 'id'>) => this.publish(req.replyTo, { id: req.id, ...r });
+    const { id, name } = req;
+    const reply = (r: Omit<ReplyEnvelope, 'id'>) => this.publish(req.replyTo, { id, ...r });
     try {
-      switch (req.name) {
-        case 'ping':
-          return reply({ ok: true, result: { time: new Date().toISOString() } });
-        case 'properties':
+      switch (name) {
+        case RequestName.Ping:
+          return await reply({ ok: true, result: { time: new Date().toISOString() } });
+        case RequestName.Properties:
           await this.publishProperties();
-          return reply({ ok: true });
-        case 'migrate': {
-          const params = migrateParametersSchema.parse(req.parameters);
-          reply({ ok: true });
-          await this.migrate(params.server, params.password);
-          return;
-        }
-        case 'command': {
-          const command = commandRequestSchema.safeParse(req.parameters);
-          if (!command.success) return reply({ ok: false, error: 'The command request is not valid.' });
-          const done = await this.commands.run(command.data);
-          // A restart waits until the answer is with the broker: the console hears it before the agent goes.
-          await reply({ ok: true, result: done.output });
-          await done.after?.();
-          return;
-        }
-        case RequestName.CreateFolder:
-          return reply({ ok: true, result: await createFolder(valid(fileNameRequestSchema, req.parameters)) });
-        case RequestName.Rename:
-          return reply({ ok: true, result: await renameEntry(valid(fileNameRequestSchema, req.parameters)) });
-        case RequestName.Delete:
-          return reply({ ok: true, result: await deleteEntry(valid(fileDeleteRequestSchema, req.parameters)) });
-        case RequestName.DiskScan: {
-          const scan = valid(diskScanRequestSchema, req.parameters);
-          return reply({ ok: true, result: await scanDisk(scan.path, Date.now() + scan.budgetMs) });
-        }
-        case RequestName.SendFile:
-          return reply({ ok: true, result: await this.transfers.send(valid(fileSendRequestSchema, req.parameters)) });
-        case RequestName.FetchFile:
-          return reply({ ok: true, result: await this.transfers.fetch(valid(fileFetchRequestSchema, req.parameters)) });
-        case RequestName.SetMonitors:
-          return reply({ ok: true, result: { readings: await this.monitors.apply(valid(monitorsSetRequestSchema, req.parameters)) } });
-        case RequestName.OpenTunnel:
-          await (await this.tunnelClient()).open(valid(tunnelOpenRequestSchema, req.parameters));
-          return reply({ ok: true });
-        case RequestName.CloseTunnel:
-          await this.tunnels?.close(valid(tunnelCloseRequestSchema, req.parameters));
-          return reply({ ok: true });
-        case RequestName.OpenTerminal:
-          await (await this.terminalHost()).open(valid(terminalOpenRequestSchema, req.parameters));
-          return reply({ ok: true });
-        case RequestName.CancelTransfer:
-          this.transfers.cancel(valid(transferCancelRequestSchema, req.parameters).transferId);
-          return reply({ ok: true });
+          return await reply({ ok: true });
         default:
-          return reply({ ok: false, error: `Unknown request ${req.name}` });
+          return await (await this.requestHandler()).answer(req, reply);
       }
     } catch (err) {
-      if (!(err instanceof Refused)) log('warn', 'request failed', { name: req.name, err: (err as Error).message });
-      reply({ ok: false, error: (err as Error).message, ...(err instanceof Refused && err.code ? { code: err.code } : {}) });
+      if (!(err instanceof Refused)) log('warn', 'request failed', { name, err: (err as Error).message });
+      void reply({ ok: false, error: (err as Error).message, ...(err instanceof Refused && err.code ? { code: err.code } : {}) });
     }
   }
 
-  /** Loaded with its pseudo-terminal library when a terminal is first asked for: most agents never load it. */
-  private async terminalHost(): Promise<TerminalHost> {
-    if (!this.terminals) {
-      const { TerminalHost } = await import('./terminal/terminal-host.js');
-      this.terminals ??= new TerminalHost(() => ({ consoleUrl: this.state.consoleUrl, ...this.state.mqtt }));
+  /** The console's requests that do work on the device, loaded with the first of them (with zod: see RequestHandler). */
+  private async requestHandler(): Promise<RequestHandler> {
+    if (!this.handler) {
+      const { RequestHandler } = await import('./request-handler.js');
+      const selfUpdate = this.selfUpdate;
+      this.handler ??= new RequestHandler({
+        state: () => this.state,
+        monitors: this.monitors,
+        migrate: (server, password) => this.migrate(server, password),
+        restart: this.restart,
+        update: selfUpdate && (() => selfUpdate.check(true)),
+      });
     }
-    return this.terminals;
-  }
-
-  private async tunnelClient(): Promise<TunnelClient> {
-    if (!this.tunnels) {
-      const { TunnelClient } = await import('./tunnels/tunnel-client.js');
-      this.tunnels ??= new TunnelClient(() => ({ username: this.deviceId, password: this.state.mqtt.password }));
-    }
-    return this.tunnels;
+    return this.handler;
   }
 
   /** Moves to another message server: saved first, so a restart lands there too. */
@@ -357,9 +286,7 @@ export class Agent {
   /** Graceful stop: says offline itself (a last will is only for dying). */
   async stop(): Promise<void> {
     this.stopped = true;
-    killRunningCommands();
-    this.tunnels?.end();
-    this.terminals?.end();
+    this.handler?.end();
     this.timers.forEach(clearInterval);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.client;
@@ -367,11 +294,4 @@ export class Agent {
     await this.publish(topics.state(this.deviceId), { online: false, time: new Date().toISOString(), session: this.session }, true);
     await client.endAsync().catch(() => {});
   }
-}
-
-/** A request's parameters as its schema has them, or a short refusal (a schema error is long JSON). */
-function valid<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, parameters: unknown): T {
-  const parsed = schema.safeParse(parameters);
-  if (!parsed.success) throw new Refused('The request is not valid.');
-  return parsed.data;
 }

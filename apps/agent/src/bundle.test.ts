@@ -1,9 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const agentDir = fileURLToPath(new URL('..', import.meta.url));
@@ -64,22 +67,30 @@ describe('the agent bundle and its terminal', () => {
   });
 });
 
+/** zod's mark: its core, once evaluated, keeps its settings on globalThis. */
+const ZOD_MARK = '__zod_globalConfig';
+
 /**
- * The Node.js modules the bundle loads as it starts (all its static imports), in a fresh Node:
- * `run` without a key stops at "not enrolled yet", once every module the agent starts with is in.
+ * What the bundle loads as it starts (all its static imports), in a fresh Node: Node.js's modules,
+ * and whether zod is in. `run` without a key stops at "not enrolled yet", once every module the
+ * agent starts with is in; with a key it enrolls first, and stops when `server` refuses.
  */
-function modulesAtStart(env: Record<string, string> = {}): string[] {
+async function loadedAtStart(o: { server?: string; env?: Record<string, string> } = {}): Promise<{ stderr: string; modules: string[]; zod: boolean }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fleetlink-bundle-'));
   try {
     // Listed before anything could load more (fs.writeSync, not process.stdout, which loads modules of its own).
     const preload = path.join(dir, 'list-modules.cjs');
-    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(1, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));");
-    const ran = spawnSync(process.execPath, ['--require', preload, path.join(dist, 'cli.mjs'), 'run', '--server', 'http://127.0.0.1:9', '--device', 'none', '--data-dir', path.join(dir, 'data')], {
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeSync(1, JSON.stringify({ modules: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)), zod: '${ZOD_MARK}' in globalThis })));`,
+    );
+    // Not spawnSync: the console a test starts answers from this process.
+    const ran = await promisify(execFile)(process.execPath, ['--require', preload, path.join(dist, 'cli.mjs'), 'run', '--server', o.server ?? 'http://127.0.0.1:9', '--device', 'none', '--data-dir', path.join(dir, 'data')], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH!, ...env },
-    });
-    expect(ran.stderr).toContain('This agent is not enrolled yet');
-    return JSON.parse(ran.stdout) as string[];
+      env: { PATH: process.env.PATH!, ...o.env },
+      timeout: 20_000,
+    }).catch((err: { stdout: string; stderr: string }) => err);
+    return { stderr: ran.stderr, ...(JSON.parse(ran.stdout) as { modules: string[]; zod: boolean }) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -88,12 +99,37 @@ function modulesAtStart(env: Record<string, string> = {}): string[] {
 describe('what the agent bundle loads as it starts', () => {
   // Once loaded, each stays for good: leaving the four out took an idle agent on Node 24 from 63.1 to
   // 61.2 MB (issue 73). A command, an update or DEBUG loads its own when it comes.
-  it('leaves out what only a command, an update or mqtt.js debug output needs', () => {
+  it('leaves out what only a command, an update or mqtt.js debug output needs', async () => {
     buildOnce();
-    const loaded = modulesAtStart();
-    expect(loaded).toContain('net'); // what it does need, so the list is the real one
-    expect(loaded.filter((m) => ['crypto', 'child_process', 'tty', 'v8'].includes(m))).toEqual([]);
+    const { stderr, modules } = await loadedAtStart();
+    expect(stderr).toContain('This agent is not enrolled yet');
+    expect(modules).toContain('net'); // what it does need, so the list is the real one
+    expect(modules.filter((m) => ['crypto', 'child_process', 'tty', 'v8'].includes(m))).toEqual([]);
     // mqtt.js's debug output when asked for: the real `debug`, which loads node:tty.
-    expect(modulesAtStart({ DEBUG: 'mqttjs*' })).toContain('tty');
+    expect((await loadedAtStart({ env: { DEBUG: 'mqttjs*' } })).modules).toContain('tty');
+  });
+
+  // zod and the requests' schemas took about 4 MB of an idle agent on Node 24 (issue 73): it reads
+  // the ping, its release and its bundle names without them, and loads them with the first request
+  // that does work on the device.
+  it('leaves out zod, as it enrolls too, and the first request that does work on the device loads it', async () => {
+    buildOnce();
+    expect((await loadedAtStart()).zod).toBe(false);
+    // An installed agent enrolls in the process that then runs for good: enrolling loads no zod either.
+    const refusing = createServer((req, res) => {
+      res.writeHead(req.url === '/api/agent/enroll' ? 403 : 404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'This key is not valid.' }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const enrolling = await loadedAtStart({ server: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`, env: { FLEETLINK_AGENT_KEY: 'not-a-key' } });
+      expect(enrolling.stderr).toContain('This key is not valid.');
+      expect(enrolling.zod).toBe(false);
+    } finally {
+      refusing.close();
+    }
+    const handler = readdirSync(dist).find((f) => f.endsWith('.mjs') && readFileSync(path.join(dist, f), 'utf8').includes('The command request is not valid.'));
+    expect(handler).toBeDefined();
+    const script = `import(${JSON.stringify(path.join(dist, handler!))}).then(() => process.stdout.write(String('${ZOD_MARK}' in globalThis)));`;
+    expect(spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: '/', timeout: 10_000 }).stdout).toBe('true');
   });
 });

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { agentEnrollResponseSchema, type AgentEnrollResponse } from '@fleetlink/contract';
+import { readAgentEnrollResponse, type AgentEnrollResponse } from '@fleetlink/contract';
 import { AGENT_VERSION } from './version.js';
 import { requestFor } from './http-request.js';
 
@@ -77,5 +77,5 @@ export async function enroll(consoleUrl: string, deviceId: string, proof: Enroll
     const seconds = Number(res.retryAfter);
     throw new EnrollmentFailed(body.message ?? `Enrollment failed with HTTP ${res.status}.`, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined);
   }
-  return agentEnrollResponseSchema.parse(body);
+  return readAgentEnrollResponse(body);
 }

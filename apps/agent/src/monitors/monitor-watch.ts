@@ -1,5 +1,4 @@
 import type { MonitorDefinition, MonitorReading, MonitorsSetRequest } from '@fleetlink/contract';
-import { readMonitor } from './read-monitor.js';
 
 /**
  * The device's monitors as the console last sent them, and their readings. Monitors are read one
@@ -52,6 +51,9 @@ export class MonitorWatch {
 
   private async readAll(): Promise<MonitorReading[]> {
     const readings: MonitorReading[] = [];
+    if (!this.monitors.length) return readings;
+    // With the first monitor: the file rules it reads paths by need zod, which an idle agent never loads (issue 73).
+    const { readMonitor } = await import('./read-monitor.js');
     for (const def of this.monitors) readings.push(await readMonitor(def));
     return readings;
   }

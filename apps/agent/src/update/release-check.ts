@@ -1,4 +1,4 @@
-import { agentReleaseSchema, releaseRoutes, type AgentRelease } from '@fleetlink/contract';
+import { agentReleaseRoutes, readAgentRelease, type AgentRelease } from '@fleetlink/contract';
 import { getBlob } from '../files/blob-http.js';
 import type { AgentState } from '../store.js';
 
@@ -9,10 +9,10 @@ import type { AgentState } from '../store.js';
  */
 export async function fetchRelease(state: AgentState, signal: AbortSignal = AbortSignal.timeout(30_000)): Promise<AgentRelease> {
   const endpoint = { consoleUrl: state.consoleUrl, username: state.mqtt.username, password: state.mqtt.password };
-  const res = await getBlob(endpoint, releaseRoutes.agentRelease.path, signal, "the device's release");
+  const res = await getBlob(endpoint, agentReleaseRoutes.agentRelease.path, signal, "the device's release");
   let text = '';
   for await (const chunk of res) text += String(chunk);
-  return agentReleaseSchema.parse(JSON.parse(text));
+  return readAgentRelease(JSON.parse(text));
 }
 
 /** How `fleetlink-agent release` says it. */

@@ -2,7 +2,7 @@ import { createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AGENT_BUNDLE_NAME, agentBundleOf, AgentProperty, releaseRoutes, type AgentRelease, type UpdateStatus } from '@fleetlink/contract';
+import { AGENT_BUNDLE_NAME, agentBundleOf, AgentProperty, agentReleaseRoutes, type AgentRelease, type UpdateStatus } from '@fleetlink/contract';
 import { SingleFlight } from '../enrollment-loop.js';
 import { getBlob } from '../files/blob-http.js';
 import { log } from '../log.js';
@@ -189,4 +189,4 @@ const waitingText = (w: AgentRelease['waiting']) =>
   w ? ` Release ${w.branch} ${w.version} reaches this device in wave ${w.wave}${w.state === 'RUNNING' ? ` (wave ${w.started} has started)` : ` (its rollout is ${w.state.toLowerCase()})`}: waiting for wave ${w.wave}.` : '';
 
 const routePath = (b: AgentBundle) =>
-  releaseRoutes.agentBundle.path.replace(':name', encodeURIComponent(b.name)).replace(':version', encodeURIComponent(b.version));
+  agentReleaseRoutes.agentBundle.path.replace(':name', encodeURIComponent(b.name)).replace(':version', encodeURIComponent(b.version));

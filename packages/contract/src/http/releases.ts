@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type DeviceBranch } from '../forms/device-form.js';
 import { messages, requiredText } from '../forms/messages.js';
+import { agentReleaseRoutes, releaseBranches } from './agent-release.js';
 import { releaseStandingSchema } from './agent-update.js';
 import { rolloutFormDefaults, rolloutFormSchema, rolloutSchema } from './rollouts.js';
 
@@ -28,7 +29,6 @@ export const BUNDLE_MAX_BYTES_DEFAULT = 64 * 1024 * 1024;
 /** The multipart field holding the archive of `POST /api/bundle`. */
 export const BUNDLE_UPLOAD_FIELD = 'file';
 
-export const releaseBranches = ['DEVELOPMENT', 'TEST', 'ACCEPTANCE', 'PRODUCTION'] as const;
 export const releaseBranchSchema = z.enum(releaseBranches);
 export type ReleaseBranch = z.infer<typeof releaseBranchSchema>;
 
@@ -136,7 +136,10 @@ export const releaseParamsSchema = z.object({
   version: versionText(releaseLabels.version),
 });
 
-/** What an agent reads of the release its device should run: what to fetch and how to verify it. */
+/**
+ * What an agent reads of the release its device should run: what to fetch and how to verify it.
+ * The agent reads it with readAgentRelease (agent-release.ts), which must agree with this schema.
+ */
 export const agentReleaseSchema = z.object({
   release: z
     .object({
@@ -173,7 +176,5 @@ export const releaseRoutes = {
   releases: { method: 'GET', path: '/api/releases', role: 'ADMIN' },
   createRelease: { method: 'POST', path: '/api/release', role: 'ADMIN', errors: [409] },
   deleteRelease: { method: 'DELETE', path: '/api/release/:branch/:version', role: 'ADMIN' },
-  agentRelease: { method: 'GET', path: '/api/agent/release' },
-  /** A bundle of a release the device's branch follows, for the device's own agent (HTTP Basic). */
-  agentBundle: { method: 'GET', path: '/api/agent/bundle/:name/:version' },
+  ...agentReleaseRoutes,
 } as const;

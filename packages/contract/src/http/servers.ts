@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { messages, requiredText } from '../forms/messages.js';
+import { serverTypes } from './agent-enrollment.js';
 
-export const serverTypes = ['MESSAGE', 'PROXY'] as const;
 export const serverTypeSchema = z.enum(serverTypes);
 export type ServerType = z.infer<typeof serverTypeSchema>;
 
@@ -263,6 +263,7 @@ export const agentServerSchema = z.object({
 });
 export type AgentServer = z.infer<typeof agentServerSchema>;
 
+/** The agent reads it with readAgentEnrollResponse (agent-enrollment.ts), which must agree with this schema. */
 export const agentEnrollResponseSchema = z.object({
   deviceId: z.string(),
   mqtt: z.object({ username: z.string(), password: z.string() }),

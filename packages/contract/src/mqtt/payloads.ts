@@ -107,17 +107,6 @@ export type PropertiesPayload = z.infer<typeof propertiesPayloadSchema>;
 export const metricsPayloadSchema = z.object({ time: isoTime, systemLoad: z.number().min(0).max(1) });
 export type MetricsPayload = z.infer<typeof metricsPayloadSchema>;
 
-/** `fl/d/{id}/req`: a request from the console; the agent answers on `replyTo` before `deadline`. */
-export const requestEnvelopeSchema = z.object({
-  id: z.string().min(1).max(64),
-  replyTo: z.string().min(1).max(256),
-  name: z.string().min(1).max(64),
-  parameters: z.record(z.string(), z.unknown()).default({}),
-  /** Epoch milliseconds after which the console no longer waits. */
-  deadline: z.number().int().optional(),
-});
-export type RequestEnvelope = z.infer<typeof requestEnvelopeSchema>;
-
 /** The answer to a request: `result` when ok, otherwise `error` text. */
 export const replyEnvelopeSchema = z.object({
   id: z.string().min(1).max(64),
@@ -128,28 +117,6 @@ export const replyEnvelopeSchema = z.object({
   code: z.string().max(64).optional(),
 });
 export type ReplyEnvelope = z.infer<typeof replyEnvelopeSchema>;
-
-/** Request names the agent understands. */
-export const RequestName = {
-  Ping: 'ping',
-  Migrate: 'migrate',
-  Properties: 'properties',
-  Command: 'command',
-  CreateFolder: 'file.mkdir',
-  Rename: 'file.rename',
-  Delete: 'file.delete',
-  DiskScan: 'disk.scan',
-  SendFile: 'file.send',
-  FetchFile: 'file.fetch',
-  CancelTransfer: 'transfer.cancel',
-  SetMonitors: 'monitors.set',
-  OpenTunnel: 'tunnel.open',
-  CloseTunnel: 'tunnel.close',
-  OpenTerminal: 'terminal.open',
-} as const;
-
-/** Reasons in a reply's `code`. */
-export const ReplyCode = { FolderNotEmpty: 'FOLDER_NOT_EMPTY', Exists: 'EXISTS', NotFound: 'NOT_FOUND' } as const;
 
 /** `file.mkdir` and `file.rename`: the folder to create in, or the entry to rename; and the new name. */
 export const fileNameRequestSchema = z.object({ path: z.string().min(1).max(FILE_PATH_MAX), name: z.string().min(1).max(FILE_NAME_MAX) });
