@@ -210,21 +210,17 @@ export class Agent {
 
   private async onRequest(topic: string, payload: Buffer) {
     if (topic !== topics.request(this.deviceId)) return;
-    let req: RequestEnvelope | undefined;
+    let req: RequestEnvelope;
     try {
       req = readRequestEnvelope(JSON.parse(payload.toString('utf8')));
     } catch {
-      req = undefined;
-    }
-    if (!req) {
       log('warn', 'request dropped: not valid');
       return;
     }
     if (req.deadline && req.deadline < Date.now()) return;
-    const { id, name } = req;
-    const reply = (r: Omit<ReplyEnvelope, 'id'>) => this.publish(req.replyTo, { id, ...r });
+    const reply = (r: Omit<ReplyEnvelope, 'id'>) => this.publish(req.replyTo, { id: req.id, ...r });
     try {
-      switch (name) {
+      switch (req.name) {
         case RequestName.Ping:
           return await reply({ ok: true, result: { time: new Date().toISOString() } });
         case RequestName.Properties:
@@ -234,7 +230,7 @@ export class Agent {
           return await (await this.requestHandler()).answer(req, reply);
       }
     } catch (err) {
-      if (!(err instanceof Refused)) log('warn', 'request failed', { name, err: (err as Error).message });
+      if (!(err instanceof Refused)) log('warn', 'request failed', { name: req.name, err: (err as Error).message });
       void reply({ ok: false, error: (err as Error).message, ...(err instanceof Refused && err.code ? { code: err.code } : {}) });
     }
   }

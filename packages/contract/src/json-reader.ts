@@ -22,6 +22,13 @@ export class JsonReader {
     return v;
   }
 
+  /** A string of 1 to `max` characters. */
+  text(v: unknown, field: string, max: number): string {
+    const s = this.string(v, field);
+    if (s.length < 1 || s.length > max) throw this.invalid(field);
+    return s;
+  }
+
   nullableString(v: unknown, field: string): string | null {
     return v === null ? null : this.string(v, field);
   }

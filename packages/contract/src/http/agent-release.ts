@@ -8,6 +8,7 @@ import type { AgentRelease } from './releases.js';
  * holds the two to the same verdicts, so this is not a second definition that can drift.
  */
 
+/** Every release branch (releases.ts builds its schema from them); here because the agent reads them. */
 export const releaseBranches = ['DEVELOPMENT', 'TEST', 'ACCEPTANCE', 'PRODUCTION'] as const;
 
 /** The agents' own routes of SPEC §7 Releases (device account, HTTP Basic); part of releaseRoutes. */

@@ -28,7 +28,11 @@ describe("the agent's reading of a request envelope (without zod)", () => {
     ['a deadline as text', { ...ping, deadline: '1800000000000' }],
     ['a deadline that is no integer', { ...ping, deadline: 1.5 }],
   ])('refuses %s', (_, value) => {
-    expect(readRequestEnvelope(value)).toBeUndefined();
+    expect(() => readRequestEnvelope(value)).toThrow(/^The request envelope is not valid: .+\.$/);
+  });
+
+  it('names the field that is wrong', () => {
+    expect(() => readRequestEnvelope({ ...ping, replyTo: '' })).toThrow('The request envelope is not valid: replyTo.');
   });
 
   it('takes the longest fields allowed', () => {

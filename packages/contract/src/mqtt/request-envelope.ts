@@ -1,3 +1,5 @@
+import { JsonReader } from '../json-reader.js';
+
 /**
  * The console's requests to an agent (`fl/d/{id}/req`) and the names they go by, without zod: an
  * agent reads an envelope as soon as it connects (the console's latency ping), and an idle agent
@@ -41,14 +43,15 @@ export interface RequestEnvelope {
   deadline?: number;
 }
 
-const text = (v: unknown, max: number): v is string => typeof v === 'string' && v.length >= 1 && v.length <= max;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const read = new JsonReader((field) => new Error(`The request envelope is not valid: ${field}.`));
 
-/** An envelope as received (parsed JSON), or undefined when it is not one. Keeps only its own fields. */
-export function readRequestEnvelope(value: unknown): RequestEnvelope | undefined {
-  if (!isRecord(value)) return undefined;
-  const { id, replyTo, name, parameters = {}, deadline } = value;
-  if (!text(id, 64) || !text(replyTo, 256) || !text(name, 64) || !isRecord(parameters)) return undefined;
-  if (deadline !== undefined && !Number.isSafeInteger(deadline)) return undefined;
-  return { id, replyTo, name, parameters, ...(deadline === undefined ? {} : { deadline: deadline as number }) };
+/** An envelope as received (parsed JSON), with only its own fields; throws, naming the first field that is wrong. */
+export function readRequestEnvelope(value: unknown): RequestEnvelope {
+  const envelope = read.record(value, 'the envelope');
+  const id = read.text(envelope.id, 'id', 64);
+  const replyTo = read.text(envelope.replyTo, 'replyTo', 256);
+  const name = read.text(envelope.name, 'name', 64);
+  const parameters = envelope.parameters === undefined ? {} : read.record(envelope.parameters, 'parameters');
+  if (envelope.deadline === undefined) return { id, replyTo, name, parameters };
+  return { id, replyTo, name, parameters, deadline: read.integer(envelope.deadline, 'deadline') };
 }

@@ -117,7 +117,6 @@ function impersonationSuite(setup: () => Promise<{ tc: TestConsole; serverId: st
       const requests: RequestEnvelope[] = [];
       client.on('message', (_topic, payload) => {
         const req = readRequestEnvelope(JSON.parse(payload.toString('utf8')));
-        if (!req) throw new Error(`not a request envelope: ${payload.toString('utf8')}`);
         requests.push(req);
         answer?.(req, client);
       });
