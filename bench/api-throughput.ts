@@ -22,6 +22,7 @@ import { seedOrganization } from '../apps/server/src/modules/devices/device-flee
 import { startConsoleProcess } from '../apps/server/src/testing/console-process.test-support.js';
 import { createTestDatabase, freePort } from '../apps/server/src/testing/test-console.js';
 import { drive, type LoadResult } from './http-load.js';
+import { postgresCpuMs, procSample } from './proc-sample.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -56,7 +57,7 @@ app.child.stderr!.removeAllListeners('data').resume();
 const reference = await startReference(fresh.url);
 const database = await openDatabase({ databaseUrl: fresh.url, dataDir });
 const db = database.db;
-const results: { route: string; result: LoadResult }[] = [];
+const results: { route: string; result: LoadResult; cpu: CpuPerRequest }[] = [];
 try {
   const t0 = performance.now();
   const organizationId = await seedOrganization(db, 'Throughput fleet', DEVICES, ADMIN);
@@ -83,9 +84,18 @@ try {
   const anyId = () => ids[Math.floor(Math.random() * ids.length)]!;
   const searches = ['kiosk', 'device-42', 'berl', 'host-7', 'rack-12 kiosk'];
   const anySearch = () => encodeURIComponent(searches[Math.floor(Math.random() * searches.length)]!);
-  const load = { connections: CONNECTIONS, seconds: SECONDS };
+  const connections = CONNECTIONS;
 
-  results.push({ route: 'reference GET /device/{id}', result: await drive({ base: reference.url, path: () => `/device/${anyId()}`, ...load }) });
+  // Warmed up apart, so that the CPU read around the measured run is that run's alone.
+  const measured = async (server: ChildProcess, run: (warmupSeconds: number, seconds: number) => Promise<LoadResult>) => {
+    await run(0, 2);
+    const before = { server: procSample(server.pid!).cpuMs, database: postgresCpuMs() };
+    const result = await run(0, SECONDS);
+    const per = (ms: number) => ms / Math.max(result.requests, 1);
+    const cpu = { server: per(procSample(server.pid!).cpuMs - before.server), database: per(postgresCpuMs() - before.database) };
+    return { result, cpu };
+  };
+  results.push({ route: 'reference GET /device/{id}', ...(await measured(reference.child, (warmupSeconds, seconds) => drive({ base: reference.url, path: () => `/device/${anyId()}`, connections, warmupSeconds, seconds }))) });
   for (const [route, pathOf] of [
     ['GET /api/device/{id}', () => `/api/device/${anyId()}`],
     ['GET /api/devices?search=…', () => `/api/devices?search=${anySearch()}&size=20`],
@@ -93,7 +103,7 @@ try {
     ['GET /api/device/{id}/metrics', () => `/api/device/${anyId()}/metrics`],
   ] as const) {
     if (process.env.BENCH_ROUTES && !new RegExp(process.env.BENCH_ROUTES).test(route)) continue;
-    results.push({ route, result: await drive({ base: consoleUrl, path: pathOf, headers: auth, ...load }) });
+    results.push({ route, ...(await measured(app.child, (warmupSeconds, seconds) => drive({ base: consoleUrl, path: pathOf, headers: auth, connections, warmupSeconds, seconds }))) });
   }
 } finally {
   await app.kill();
@@ -105,14 +115,22 @@ try {
 
 const floor = results[0]!.result.perSecond;
 console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per route, ${DEVICES} devices, PostgreSQL`);
-console.log(`${'route'.padEnd(30)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(6)} ${'ratio'.padStart(6)}`);
-for (const { route, result } of results) {
+console.log('(CPU per request: of the server process, and of PostgreSQL, which runs on this machine)');
+console.log(
+  `${'route'.padEnd(30)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(6)} ${'ratio'.padStart(6)} ${'server ms'.padStart(9)} ${'pg ms'.padStart(6)}`,
+);
+for (const { route, result, cpu } of results) {
   const ratio = `${Math.round((result.perSecond / floor) * 100)} %`;
   console.log(
-    `${route.padEnd(30)} ${result.perSecond.toFixed(0).padStart(8)} ${result.p50Ms.toFixed(1).padStart(7)} ${result.p99Ms.toFixed(1).padStart(7)} ${String(result.errors).padStart(6)} ${ratio.padStart(6)}`,
+    `${route.padEnd(30)} ${result.perSecond.toFixed(0).padStart(8)} ${result.p50Ms.toFixed(1).padStart(7)} ${result.p99Ms.toFixed(1).padStart(7)} ${String(result.errors).padStart(6)} ${ratio.padStart(6)} ${cpu.server.toFixed(2).padStart(9)} ${cpu.database.toFixed(2).padStart(6)}`,
   );
 }
 process.exit(0);
+
+interface CpuPerRequest {
+  server: number;
+  database: number;
+}
 
 async function startReference(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'api-reference-server.ts')], {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** CPU milliseconds and RSS of another process, from /proc (Linux); zeros once it is gone. */
 export function procSample(pid: number): { cpuMs: number; rssMb: number } {
@@ -36,4 +36,25 @@ export function machineSample(): { busyMs: number; totalMs: number } {
   const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
   const idle = cpu[3]! + cpu[4]!;
   return { busyMs: (total - idle) * 10, totalMs: total * 10 };
+}
+
+/**
+ * CPU milliseconds of a whole PostgreSQL server on this machine: every `postgres` process, and what
+ * the postmaster has reaped of backends that ended (a pool's connection that closed keeps its
+ * share). Zero where PostgreSQL does not run here.
+ */
+export function postgresCpuMs(): number {
+  let ms = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime; and for the postmaster (its parent is not postgres) the reaped children's cutime, cstime.
+      ms += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
+    } catch {
+      // Ended between the listing and the read: its time is the postmaster's now.
+    }
+  }
+  return ms;
 }

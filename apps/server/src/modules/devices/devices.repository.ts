@@ -205,16 +205,27 @@ export class DevicesRepository {
 
     const status = q.status === 'online' ? sql`${deviceSearch.online}` : q.status === 'offline' ? sql`not ${deviceSearch.online}` : undefined;
     const ids = await pageIds(this.db, { organizationIds, match, status, matching, estimated: estimated[tab], limit: q.limit, offset: q.offset });
-    const rows = ids.length
-      ? await this.db
-          .select(answerColumns)
-          .from(devices)
-          .innerJoin(organizations, eq(organizations.id, devices.organizationId))
-          .where(inArray(devices.id, ids))
-      : [];
+    this.answersOf ??= this.prepareAnswersOf();
+    const rows = ids.length ? await this.answersOf.execute({ ids }) : [];
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.device.id)! - order.get(b.device.id)!);
     return { rows, totals, estimated };
+  }
+
+  private answersOf?: ReturnType<DevicesRepository['prepareAnswersOf']>;
+
+  /**
+   * The answers for a page of devices, by id, as one prepared statement: its correlated sub-selects
+   * took PostgreSQL longer to plan than to run (0.3 ms parse and 0.8 ms plan against 0.7 ms run, for
+   * 20 devices), on every search.
+   */
+  private prepareAnswersOf() {
+    return this.db
+      .select(answerColumns)
+      .from(devices)
+      .innerJoin(organizations, eq(organizations.id, devices.organizationId))
+      .where(sql`${devices.id} = any(${sql.placeholder('ids')}::uuid[])`)
+      .prepare('device_answers_by_id');
   }
 
   /** Distinct tags of the user's devices, for suggestions. */
