@@ -2,8 +2,10 @@
  * API throughput (issue 69): the console on a fresh PostgreSQL database with devices of realistic
  * size (agent properties, drives, three monitors, two tunnels, a day of load samples), beside a bare
  * Fastify + pg server answering the same device row by primary key (bench/api-reference-server.ts),
- * each a process of its own with production logging, both driven from here the way autocannon
- * does (bench/http-load.ts): requests/s, p50/p99 and the ratio to the reference.
+ * each a process of its own (the console logging as in production, the reference not at all),
+ * both driven from here the way autocannon does (bench/http-load.ts): requests/s, p50/p99, the
+ * ratio to the reference, and the CPU each request cost the server's process and PostgreSQL
+ * (running on this machine, read from /proc).
  *
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/api-throughput.ts
  *

@@ -50,7 +50,8 @@ export function postgresCpuMs(): number {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime, stime; and for the postmaster (its parent is not postgres) the reaped children's cutime, cstime.
+      // utime and stime, then cutime and cstime: what a process reaped of its children, which for the
+      // postmaster is every backend that ended (the others reap none).
       ms += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
     } catch {
       // Ended between the listing and the read: its time is the postmaster's now.
