@@ -86,18 +86,18 @@ try {
   const anyId = () => ids[Math.floor(Math.random() * ids.length)]!;
   const searches = ['kiosk', 'device-42', 'berl', 'host-7', 'rack-12 kiosk'];
   const anySearch = () => encodeURIComponent(searches[Math.floor(Math.random() * searches.length)]!);
-  const connections = CONNECTIONS;
+  const load = { connections: CONNECTIONS, warmupSeconds: 0 };
 
   // Warmed up apart, so that the CPU read around the measured run is that run's alone.
-  const measured = async (server: ChildProcess, run: (warmupSeconds: number, seconds: number) => Promise<LoadResult>) => {
-    await run(0, 2);
+  const measured = async (server: ChildProcess, run: (seconds: number) => Promise<LoadResult>) => {
+    await run(2);
     const before = { server: procSample(server.pid!).cpuMs, database: postgresCpuMs() };
-    const result = await run(0, SECONDS);
+    const result = await run(SECONDS);
     const per = (ms: number) => ms / Math.max(result.requests, 1);
     const cpu = { server: per(procSample(server.pid!).cpuMs - before.server), database: per(postgresCpuMs() - before.database) };
     return { result, cpu };
   };
-  results.push({ route: 'reference GET /device/{id}', ...(await measured(reference.child, (warmupSeconds, seconds) => drive({ base: reference.url, path: () => `/device/${anyId()}`, connections, warmupSeconds, seconds }))) });
+  results.push({ route: 'reference GET /device/{id}', ...(await measured(reference.child, (seconds) => drive({ base: reference.url, path: () => `/device/${anyId()}`, ...load, seconds }))) });
   for (const [route, pathOf] of [
     ['GET /api/device/{id}', () => `/api/device/${anyId()}`],
     ['GET /api/devices?search=…', () => `/api/devices?search=${anySearch()}&size=20`],
@@ -105,7 +105,7 @@ try {
     ['GET /api/device/{id}/metrics', () => `/api/device/${anyId()}/metrics`],
   ] as const) {
     if (process.env.BENCH_ROUTES && !new RegExp(process.env.BENCH_ROUTES).test(route)) continue;
-    results.push({ route, ...(await measured(app.child, (warmupSeconds, seconds) => drive({ base: consoleUrl, path: pathOf, headers: auth, connections, warmupSeconds, seconds }))) });
+    results.push({ route, ...(await measured(app.child, (seconds) => drive({ base: consoleUrl, path: pathOf, headers: auth, ...load, seconds }))) });
   }
 } finally {
   await app.kill();

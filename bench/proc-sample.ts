@@ -1,10 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
+/**
+ * A process's name and the fields of /proc/<pid>/stat after it (f[11] utime, f[12] stime, f[13]
+ * cutime, f[14] cstime, in 10 ms ticks); throws once it is gone.
+ */
+function statOf(pid: number | string): { name: string; f: string[] } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const end = stat.lastIndexOf(')');
+  return { name: stat.slice(stat.indexOf('(') + 1, end), f: stat.slice(end + 2).split(' ') };
+}
+
 /** CPU milliseconds and RSS of another process, from /proc (Linux); zeros once it is gone. */
 export function procSample(pid: number): { cpuMs: number; rssMb: number } {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const { f } = statOf(pid);
     const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
     return { cpuMs: (Number(f[11]) + Number(f[12])) * 10, rssMb: rssKb / 1024 };
   } catch {
@@ -47,9 +56,8 @@ export function postgresCpuMs(): number {
   let ms = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const { name, f } = statOf(pid);
+      if (name !== 'postgres') continue;
       // utime and stime, then cutime and cstime: what a process reaped of its children, which for the
       // postmaster is every backend that ended (the others reap none).
       ms += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
