@@ -38,7 +38,7 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       // Second entry: the silent SSO check page (SPEC §9 'served from the assets folder') must be a
-      // real file, loaded in a hidden iframe by oidc-client-ts, separate from the SPA's index.html.
+      // real file, loaded in a hidden iframe by the console's OIDC client, separate from the SPA's index.html.
       // Its place under root decides its place in dist: /assets/silent-check-sso.html.
       input: {
         main: resolve(root, 'index.html'),
@@ -47,8 +47,6 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // Alone, so the bootstrap and the silent SSO page load the OIDC client and nothing else.
-            { name: 'oidc', test: /node_modules[\\/](oidc-client-ts|jwt-decode)[\\/]/ },
             // zod with the setting that keeps it from trying eval (zod-without-eval.ts), in one chunk: the
             // setting runs as the chunk loads, before any module that builds a schema.
             { name: 'zod', test: /node_modules[\\/]zod[\\/]|zod-without-eval/ },
@@ -58,7 +56,7 @@ export default defineConfig({
             // chunk: left to itself the bundler cuts the device list's first load into some seventy
             // small chunks, each a request with its headers (1 kB and more: the security headers).
             // What the bootstrap imports, in a chunk of its own whoever else shares it (the console reads
-            // cookies too): a signed-out visitor loads this and the OIDC client, no more.
+            // cookies too): a signed-out visitor loads this, the OIDC client with it, no more.
             { name: 'boot', test: (id) => boot.has(id) && !id.endsWith(BOOT_MODULES[0]!.slice(3)) },
             // Forms' parts stay out of it (the device list has none): shared by the form pages alone.
             // So does the contract, whose modules build zod schemas as they load: what the device list

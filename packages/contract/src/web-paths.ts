@@ -1,7 +1,7 @@
 // No zod here: the web console's bootstrap imports these before it loads anything else.
 
 /**
- * Where the SPA's hidden-iframe sign-in lands (oidc-client-ts' silent redirect URI): SPEC §9 'silent
+ * Where the SPA's hidden-iframe sign-in lands (the OIDC client's silent redirect URI): SPEC §9 'silent
  * check page served from the assets folder', the folder the build puts its assets in.
  */
 export const SILENT_CHECK_PATH = '/assets/silent-check-sso.html';

@@ -1,6 +1,6 @@
 // Before anything parses with zod.
 import type { PublicConfig } from '@fleetlink/contract';
-import type { UserManager } from 'oidc-client-ts';
+import type { OidcClient } from './auth/oidc/oidc-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -15,7 +15,7 @@ export { preloadLandingPage } from './router/lazy-page';
 
 /** What the bootstrap found out: the configuration and the sign-in, or why the configuration could not be loaded. */
 export type ConsoleStart =
-  | { config: PublicConfig; userManager: UserManager; startup: Exclude<StartupSignin, { status: 'signed-out' }> }
+  | { config: PublicConfig; userManager: OidcClient; startup: Exclude<StartupSignin, { status: 'signed-out' }> }
   | { configError: unknown };
 
 /**

@@ -1,15 +1,12 @@
-import type { UserManager } from 'oidc-client-ts';
 import type { ReactNode } from 'react';
-import { useAuth } from 'react-oidc-context';
-import { FullPageLoader } from '../startup/FullPageLoader';
 import { StartupError } from '../startup/StartupError';
+import type { OidcClient } from './oidc/oidc-client';
 import { describeSigninFailure } from './signin-errors';
 import type { StartupSignin } from './start-session';
 import { useSessionRenewal } from './useSessionRenewal';
 
 /** Renders the console once the session is loaded, or a clear error when the startup sign-in failed. */
-export function SessionGate({ userManager, startup, children }: { userManager: UserManager; startup: StartupSignin; children: ReactNode }) {
-  const auth = useAuth();
+export function SessionGate({ userManager, startup, children }: { userManager: OidcClient; startup: StartupSignin; children: ReactNode }) {
   useSessionRenewal(userManager);
 
   if (startup.status === 'failed') {
@@ -21,6 +18,5 @@ export function SessionGate({ userManager, startup, children }: { userManager: U
       <StartupError summary={summary} detail={detail} />
     );
   }
-  if (auth.isLoading) return <FullPageLoader label="Signing in…" />;
   return children;
 }

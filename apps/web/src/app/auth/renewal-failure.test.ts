@@ -1,5 +1,5 @@
-import { ErrorResponse, ErrorTimeout } from 'oidc-client-ts';
 import { describe, expect, it } from 'vitest';
+import { ErrorResponse, ErrorTimeout } from './oidc/oidc-errors';
 import { classifyRenewalFailure } from './renewal-failure';
 
 describe('classifyRenewalFailure (SPEC §8: a failed refresh with status 400 clears the token)', () => {

@@ -10,7 +10,7 @@ import { isSignedOutAnswer } from './signin-errors';
  * - `unreachable`: anything else (network down, a timeout, the provider's 5xx): the tokens may still
  *   be good, so the session is kept and the renewal retried until the access token really expires.
  *
- * oidc-client-ts keeps the provider's error code but not the HTTP status, so the status is read off
+ * The OIDC client (oidc/oidc-errors.ts) keeps the provider's error code but not the HTTP status, so the status is read off
  * the code (RFC 6749 §5.2 gives these codes status 400, `invalid_client` 400 or 401), or off the
  * message of an answer that carried no code ('Bad Request (400)').
  */

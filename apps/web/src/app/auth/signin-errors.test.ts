@@ -28,8 +28,8 @@ describe('describeSigninFailure', () => {
     expect(describeSigninFailure(timeout).summary).toBe('The identity provider did not answer in time.');
   });
 
-  it('reads the plain error objects of react-oidc-context', () => {
-    const wrapped = { name: 'Error', message: 'invalid_grant', source: 'signinCallback', innerError: new Error('x') };
+  it('reads the plain error objects of the pages\' sign-in state', () => {
+    const wrapped = { name: 'Error', message: 'invalid_grant', source: 'signinRedirect', innerError: new Error('x') };
     expect(describeSigninFailure(wrapped)).toEqual({ summary: 'Signing in failed.', detail: 'invalid_grant' });
   });
 

@@ -24,7 +24,7 @@ function fieldOf(value: unknown, field: 'message' | 'name'): string {
 export function describeSigninFailure(error: unknown): { summary: string; detail: string } {
   const detail = typeof error === 'string' ? error : fieldOf(error, 'message');
   const name = fieldOf(error, 'name');
-  // react-oidc-context wraps errors in plain objects, keeping the original as innerError.
+  // The pages' sign-in state (AuthContext.tsx) gives a failed redirect as a plain object, keeping the original as innerError.
   const inner = error && typeof error === 'object' ? (error as { innerError?: unknown }).innerError : undefined;
   if (name === 'ErrorTimeout' || /timed? ?out/i.test(detail)) {
     return { summary: 'The identity provider did not answer in time.', detail };

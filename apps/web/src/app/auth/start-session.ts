@@ -1,4 +1,4 @@
-import type { UserManager } from 'oidc-client-ts';
+import type { OidcClient } from './oidc/oidc-client';
 import { CALLBACK_PATH, safeReturnUrl } from './return-url';
 import { isSignedOutAnswer } from './signin-errors';
 
@@ -14,7 +14,7 @@ export type StartupSignin =
  * its session is still alive. "Nobody is signed in" is a normal outcome; anything else (provider
  * unreachable, broken or replayed callback) is a failure the console reports.
  */
-export async function startSession(userManager: UserManager, location: Location = window.location): Promise<StartupSignin> {
+export async function startSession(userManager: OidcClient, location: Location = window.location): Promise<StartupSignin> {
   if (location.pathname === CALLBACK_PATH) {
     try {
       const user = await userManager.signinCallback();
@@ -25,7 +25,7 @@ export async function startSession(userManager: UserManager, location: Location 
       return { status: 'failed', error, afterCallback: true };
     }
   }
-  void userManager.clearStaleState();
+  userManager.clearStaleState();
   try {
     await userManager.signinSilent();
     return { status: 'ready' };

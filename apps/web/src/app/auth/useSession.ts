@@ -1,6 +1,6 @@
 import type { RealmRole } from '@fleetlink/contract';
 import { useCallback, useMemo } from 'react';
-import { useAuth } from 'react-oidc-context';
+import { useAuth } from './AuthContext';
 import { usePublicConfig } from '../startup/usePublicConfig';
 import { rememberSession } from './session-hint';
 import { readAuthDetails, type AuthDetails } from './token-claims';

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
-import type { UserManager } from 'oidc-client-ts';
 import { useEffect } from 'react';
+import type { OidcClient } from './oidc/oidc-client';
 import { classifyRenewalFailure } from './renewal-failure';
 
 /** How long to wait before trying again to renew when the provider could not be reached. */
@@ -14,7 +14,7 @@ const UNREACHABLE_TOAST = 'session-renewal-unreachable';
  * - provider not reachable: the session is kept, a toast says why, and renewal is retried every
  *   few seconds until it works (the toast goes) or the access token expires (then sign in again).
  */
-export function useSessionRenewal(userManager: UserManager): void {
+export function useSessionRenewal(userManager: OidcClient): void {
   useEffect(() => {
     let retry: ReturnType<typeof setTimeout> | undefined;
     let toastShown = false;
@@ -52,9 +52,9 @@ export function useSessionRenewal(userManager: UserManager): void {
       }, RENEWAL_RETRY_SECONDS * 1000);
     };
 
-    const removeRenewError = userManager.events.addSilentRenewError(onFailure);
+    const removeRenewError = userManager.events.silentRenewError.add(onFailure);
     // Renewal kept failing until the token ran out: the session is over.
-    const removeExpired = userManager.events.addAccessTokenExpired(() => void signInAgain());
+    const removeExpired = userManager.events.accessTokenExpired.add(() => void signInAgain());
     return () => {
       removeRenewError();
       removeExpired();

@@ -1,7 +1,7 @@
 import type { PublicConfig } from '@fleetlink/contract';
 // Not the package's index: the bootstrap imports this module, and the index would bring every schema.
 import { SILENT_CHECK_PATH } from '@fleetlink/contract/web-paths';
-import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { OidcClient } from './oidc/oidc-client';
 import { CALLBACK_PATH } from './return-url';
 
 /** Seconds before expiry at which the access token is renewed: it is always valid for at least this. */
@@ -12,28 +12,23 @@ export const SIGNIN_STATE_MAX_AGE_SECONDS = 60 * 60;
 export const SILENT_SIGNIN_TIMEOUT_SECONDS = 10;
 
 
-/** The OIDC client of the console, configured from the server's public configuration. */
-export function createUserManager(config: PublicConfig, origin = window.location.origin): UserManager {
-  return new UserManager({
+/**
+ * The OIDC client of the console, configured from the server's public configuration: authorization
+ * code flow with PKCE (S256). Tokens live in memory only, never in localStorage or sessionStorage
+ * where any injected script could read them; a reload signs the user in again silently through the
+ * provider's session. No check-session frame (the session is followed through token renewal) and no
+ * userinfo round trip (name, email and username come with the ID token).
+ */
+export function createUserManager(config: PublicConfig, origin = window.location.origin): OidcClient {
+  return new OidcClient({
     authority: config.oidc.authority,
     client_id: config.oidc.clientId,
     scope: config.oidc.scope,
-    // Authorization code flow; oidc-client-ts always adds PKCE (S256, a 96-character verifier).
-    response_type: 'code',
     redirect_uri: `${origin}${CALLBACK_PATH}`,
     silent_redirect_uri: `${origin}${SILENT_CHECK_PATH}`,
     post_logout_redirect_uri: `${origin}/`,
-    // Tokens live in memory only, never in localStorage/sessionStorage where any injected script could
-    // read them. A reload signs the user in again silently through the provider's session.
-    userStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
-    staleStateAgeInSeconds: SIGNIN_STATE_MAX_AGE_SECONDS,
-    accessTokenExpiringNotificationTimeInSeconds: TOKEN_MIN_VALIDITY_SECONDS,
-    automaticSilentRenew: true,
-    silentRequestTimeoutInSeconds: SILENT_SIGNIN_TIMEOUT_SECONDS,
-    // No check-session iframe: session state is followed through token renewal instead.
-    monitorSession: false,
-    checkSessionIntervalInSeconds: 5,
-    // Name, email and username come with the ID token; no extra userinfo round trip.
-    loadUserInfo: false,
+    renew_before_seconds: TOKEN_MIN_VALIDITY_SECONDS,
+    silent_timeout_seconds: SILENT_SIGNIN_TIMEOUT_SECONDS,
+    stale_state_seconds: SIGNIN_STATE_MAX_AGE_SECONDS,
   });
 }

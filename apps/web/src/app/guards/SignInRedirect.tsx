@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useAuth } from 'react-oidc-context';
+import { useAuth } from '../auth/AuthContext';
 import { FullPageLoader } from '../startup/FullPageLoader';
 import { StartupError } from '../startup/StartupError';
 import { describeSigninFailure } from '../auth/signin-errors';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useAuth } from 'react-oidc-context';
+import { useAuth } from '../../app/auth/AuthContext';
 import { LiveCacheUpdater } from './apply-live-message';
 import { LiveConnection } from './live-connection';
 

@@ -4,7 +4,7 @@ import { IconPlugConnectedX, IconRefresh } from '@tabler/icons-react';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { useEffect, useRef, useState } from 'react';
-import { useAuth } from 'react-oidc-context';
+import { useAuth } from '../../../app/auth/AuthContext';
 import { useCurrentDevice } from '../detail/current-device';
 import { TerminalConnection, type TerminalState } from './terminal-connection';
 
