@@ -51,7 +51,7 @@ export default defineConfig({
             // setting runs as the chunk loads, before any module that builds a schema.
             { name: 'zod', test: /node_modules[\\/]zod[\\/]|zod-without-eval/ },
             // Every page needs these and they change far less often than the console: cached across releases.
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             // What many pages share (Mantine's common components, the console's own helpers) in one
             // chunk: left to itself the bundler cuts the device list's first load into some seventy
             // small chunks, each a request with its headers (1 kB and more: the security headers).

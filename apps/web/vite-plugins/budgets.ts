@@ -4,13 +4,12 @@ export const BOOT_MODULES = ['src/boot/boot.ts'];
 /**
  * The device list, the page a signed-in user lands on most: the console (loaded by the bootstrap)
  * and the page's own chunk. Its first load has a budget, compressed as sent, checked by the build
- * (first-load-budget.ts) and measured in a browser (e2e/first-load.e2e.ts). Issue 68 asks for
- * 170 kB of JavaScript; the README ("A light first load") says what the device list needs beyond it
- * today. The budget is set just above today's figure, so it can only go down.
+ * (first-load-budget.ts) and measured in a browser (e2e/first-load.e2e.ts): issue 68's 170 kB of
+ * JavaScript and 40 kB of CSS (163 kB and 17 kB today; the README's "A light first load").
  */
 export const DEVICE_LIST = {
   page: 'the device list (/devices/search)',
   modules: ['src/app/console.tsx', 'src/features/devices/search/DeviceSearchPage.tsx'],
-  maxJsBytes: 173_000,
+  maxJsBytes: 170_000,
   maxCssBytes: 40_000,
 };

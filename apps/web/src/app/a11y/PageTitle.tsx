@@ -1,6 +1,6 @@
 import { Title, type TitleProps } from '@mantine/core';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../router/router';
 import { announce } from './announcer';
 import { focusOnArrival } from './focus-on-arrival';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../router/router';
 import { refocusLostFocus } from './focus-on-arrival';
 
 /** On each new path, gives the page's heading the focus if it fell to <body> (refocusLostFocus). */

@@ -1,5 +1,5 @@
 import { Anchor, Breadcrumbs, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 
 export interface Crumb {
   /** A page title, or for entities `entityLabel(...)`: the name, or the first 8 characters of the id. */

@@ -1,6 +1,6 @@
 import { Card, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 
 /** The dashed card at the end of a grid of cards that links to a new one (SPEC §2: 'A card links to new'). */
 export function NewItemCard({ to, label, minHeight = 120 }: { to: string; label: string; minHeight?: number }) {

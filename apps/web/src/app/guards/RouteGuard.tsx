@@ -1,4 +1,4 @@
-import { matchRoutes, Outlet, useLocation, type RouteObject } from 'react-router';
+import { matchRoutes, Outlet, useLocation, type RouteObject } from '../../router/router';
 import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
 import { currentAppUrl } from '../auth/return-url';
 import { useSession } from '../auth/useSession';

@@ -1,7 +1,7 @@
 import type { RealmRole } from '@fleetlink/contract';
 
 /**
- * What a route declares in its React Router `handle`. Every route needs a signed-in user;
+ * What a route declares in its `handle` (src/router/match.ts). Every route needs a signed-in user;
  * `roles` adds the realm roles it requires (all of them).
  */
 export interface RouteAccess {

@@ -1,5 +1,5 @@
 import { Anchor, Container, Group, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 
 const links = [
   { to: '/terms-service', label: 'Terms of service' },

@@ -1,5 +1,5 @@
 import { Box, Container } from '@mantine/core';
-import { Outlet } from 'react-router';
+import { Outlet } from '../../router/router';
 import { LiveAnnouncer } from '../a11y/LiveAnnouncer';
 import { useAnnouncedFormErrors } from '../a11y/useAnnouncedFormErrors';
 import { useRefocusOnNavigation } from '../a11y/useRefocusOnNavigation';

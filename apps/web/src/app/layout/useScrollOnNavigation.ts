@@ -1,5 +1,5 @@
 import { useLayoutEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../router/router';
 
 /** How long a page's code and content may take to show the section its #anchor names. */
 const ANCHOR_WAIT_MS = 10_000;
@@ -19,9 +19,9 @@ function anchorTarget(hash: string): HTMLElement | null {
  * anchor, so the console does it once the section is rendered: each page's code is loaded when it
  * is first shown, so the section may come a moment after the navigation.
  *
- * (React Router's ScrollRestoration is not used: it keys saved positions by history entry, and the
- * first entry of every full page load shares one key, so the position saved on the way to sign-in
- * was "restored" over the anchor on the way back.)
+ * (Positions saved by history entry, as React Router's ScrollRestoration kept them, would not do:
+ * the first entry of every full page load shares one key, so the position saved on the way to
+ * sign-in would be "restored" over the anchor on the way back.)
  */
 export function useScrollOnNavigation(): void {
   const { pathname, hash } = useLocation();

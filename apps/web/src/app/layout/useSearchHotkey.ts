@@ -1,6 +1,6 @@
 import { RealmRole } from '@fleetlink/contract';
 import { useHotkeys } from '@mantine/hooks';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../router/router';
 import { useSession } from '../auth/useSession';
 
 /** Marks the device search box, so Ctrl/Cmd+K finds it wherever it is on the page. */

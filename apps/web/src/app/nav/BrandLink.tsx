@@ -1,6 +1,6 @@
 import { Group, Text, ThemeIcon } from '@mantine/core';
 import { IconBroadcast } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 
 export function BrandLink() {
   return (

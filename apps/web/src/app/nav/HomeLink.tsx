@@ -1,6 +1,6 @@
 import { Button, Text } from '@mantine/core';
 import { IconHome } from '@tabler/icons-react';
-import { NavLink } from 'react-router';
+import { NavLink } from '../../router/router';
 
 export function HomeLink() {
   return (

@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { IconLogin } from '@tabler/icons-react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../router/router';
 import { currentAppUrl } from '../auth/return-url';
 import { useSession } from '../auth/useSession';
 

@@ -1,6 +1,6 @@
 import { Menu } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 
 /** A menu entry that navigates inside the console. */
 export function MenuLink({ to, icon, children }: { to: string; icon: ReactNode; children: ReactNode }) {

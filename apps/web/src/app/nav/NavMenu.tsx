@@ -1,7 +1,7 @@
 import { Button, Menu, Text } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../router/router';
 import { isSectionActive } from './is-section-active';
 import { NAV_HOVER_DEBOUNCE_MS } from './nav-constants';
 

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { PageTitle } from '../a11y/PageTitle';
 
 /** A page that crashed while rendering; the rest of the console keeps working. */

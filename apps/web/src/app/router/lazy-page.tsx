@@ -1,7 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ComponentType } from 'react';
-import { matchRoutes } from 'react-router';
+import { matchRoutes } from '../../router/router';
 import type { ApiClient } from '../api/api-client';
 import { missingRoles } from '../guards/route-access';
 

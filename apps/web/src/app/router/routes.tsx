@@ -1,5 +1,5 @@
 import { RealmRole } from '@fleetlink/contract';
-import { Navigate, type RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from '../../router/router';
 import { AgentRoutes } from '../../features/agent/AgentRoutes';
 import { AccessDeniedPage } from '../../features/access-denied/AccessDeniedPage';
 import { DevicesRoutes } from '../../features/devices/DevicesRoutes';

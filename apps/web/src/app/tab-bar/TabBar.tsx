@@ -1,5 +1,5 @@
 import { OverflowList } from '@mantine/core';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../router/router';
 import { isTabActive, type TabEntry } from './tab-entry';
 import classes from './TabBar.module.css';
 import { TabLink } from './TabLink';

@@ -1,5 +1,5 @@
 import { UnstyledButton } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import type { TabEntry } from './tab-entry';
 import classes from './TabBar.module.css';
 

@@ -1,7 +1,7 @@
 import { ActionIcon, Box, Menu } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 import type { Ref } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { isTabActive, type TabEntry } from './tab-entry';
 import classes from './TabBar.module.css';
 

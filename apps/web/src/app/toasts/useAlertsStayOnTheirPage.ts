@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../router/router';
 import { hideAlerts } from './show-alert';
 
 /** Alerts close when the person goes to another page (issue 59): they told of the page they left. */

@@ -1,6 +1,6 @@
 import { Anchor, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** Shown in place of a page the user lacks a role for (the URL keeps what they asked for). */

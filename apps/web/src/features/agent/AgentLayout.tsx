@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import { IconPackage, IconRocket } from '@tabler/icons-react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '../../router/router';
 import { TabBar } from '../../app/tab-bar/TabBar';
 import { tabbedTitle, type TabEntry } from '../../app/tab-bar/tab-entry';
 import { PageTitle } from '../../app/a11y/PageTitle';

@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from '../../router/router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { lazyPage } from '../../app/router/lazy-page';
 

@@ -2,7 +2,7 @@ import { formatBytes } from '@fleetlink/contract';
 import { Button, FileButton, Group, Loader, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconTrash, IconUpload } from '@tabler/icons-react';
 import { useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../router/router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { UploadProgressPanel } from '../../app/forms/UploadProgressPanel';
 import { useBundles, useDeleteBundle, useUploadBundle } from './release-api';

@@ -2,7 +2,7 @@ import { RELEASE_NOTES_MAX, releaseBranches, releaseFormDefaults, releaseFormSch
 import { Alert, Button, Group, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../router/router';
 import { ApiRequestError } from '../../app/api/api-error';
 import { FormActions } from '../../app/forms/FormActions';
 import { useBundleNames, useBundleVersions, useCreateRelease } from './release-api';

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Loader, Stack, Table, Text, Tooltip } from '@mant
 import { ROLLOUT_UNDER_WAY, type Release } from '@fleetlink/contract';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { RolloutModalButton } from './RolloutModal';
 import { RolloutButtons, RolloutPanel } from './RolloutPanel';
 import { StandingBadges } from './StandingBadges';

@@ -1,5 +1,5 @@
 import { Button, Group, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { formatDayMonthTime } from '../../app/format/date-format';
 import type { AlertInbox as Inbox } from '@fleetlink/contract';
 import { useMarkAlertsRead } from './alerts-api';

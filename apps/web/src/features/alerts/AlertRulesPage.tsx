@@ -2,7 +2,7 @@ import type { AlertRule, AlertRuleSaved } from '@fleetlink/contract';
 import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { IconBellPlus, IconEdit, IconSend, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams } from '../../router/router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { SecretOnce } from '../../app/forms/SecretOnce';
 import { channelsText, conditionText, devicesText } from './alert-text';

@@ -2,7 +2,7 @@ import type { AuditFilter } from '@fleetlink/contract';
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../router/router';
 import { useAuditExport, useAuditPage, type AuditSource } from './audit-api';
 import { filterFromParams, filterToParams } from './audit-filter-params';
 import { AuditFilters } from './AuditFilters';

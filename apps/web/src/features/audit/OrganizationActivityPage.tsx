@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { useParams } from 'react-router';
+import { useParams } from '../../router/router';
 import { organizationAudit } from './audit-api';
 import { AuditTrail } from './AuditTrail';
 

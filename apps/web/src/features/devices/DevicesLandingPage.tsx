@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { formatDateTime } from '../../app/format/date-format';
 import { shortId } from '../../app/format/entity-label';
 import { DeviceStatusIcon } from './DeviceStatusIcon';

@@ -1,5 +1,5 @@
 import { RealmRole } from '@fleetlink/contract';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '../../router/router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { ManagersOnly } from './detail/ManagersOnly';
 import { lazyPage } from '../../app/router/lazy-page';

@@ -1,6 +1,6 @@
 import { Anchor, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 
 export interface FeatureLink {
   to: string;

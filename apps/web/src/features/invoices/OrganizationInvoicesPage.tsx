@@ -1,7 +1,7 @@
 import { formatEuroCents, formatInvoiceDate, type Invoice } from '@fleetlink/contract';
 import { Button, Stack, Table, Text } from '@mantine/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
-import { useParams } from 'react-router';
+import { useParams } from '../../router/router';
 import { useOrganization } from '../organizations/organization-api';
 import { useInvoicePdf } from './invoice-api';
 

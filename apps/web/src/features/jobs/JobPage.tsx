@@ -2,7 +2,7 @@ import { jobResultStateLabels, jobResultStates, type Job, type JobResultState, t
 import { Alert, Badge, Button, Center, Group, Loader, Modal, Select, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconPlayerStop, IconRepeat } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../router/router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { formatDateTime } from '../../app/format/date-format';

@@ -1,6 +1,6 @@
 import { Button, Center, Group, Loader, Stack, Table, Text, Badge } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { formatDateTime } from '../../app/format/date-format';
 import { jobTitle, scheduleText, stateColor } from './job-text';

@@ -1,4 +1,4 @@
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '../../router/router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { lazyPage } from '../../app/router/lazy-page';
 

@@ -3,7 +3,7 @@ import { Autocomplete, Button, Card, Group, NumberInput, SegmentedControl, Selec
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '../../router/router';
 import { ApiRequestError } from '../../app/api/api-error';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { ConfirmModal } from '../../app/forms/ConfirmModal';

@@ -1,6 +1,6 @@
 import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 
 export function ContactLink({ children = 'contact form' }: { children?: ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import { Anchor, Stack, Text } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../router/router';
 import { PageTitle } from '../../app/a11y/PageTitle';
 
 /** Plain not-found page; also stands in for pages whose capability is not built yet. */

@@ -1,7 +1,7 @@
 import { missingOrganizationDetails, type OrganizationDetail } from '@fleetlink/contract';
 import { Alert, Anchor, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 
 /** 'Country', 'Country and Address', 'Country, Address and Email'. */
 const listed = (labels: string[]) => (labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : (labels[0] ?? ''));

@@ -2,7 +2,7 @@ import { organizationDomainFormSchema, type DomainStatus } from '@fleetlink/cont
 import { Badge, Button, Card, Code, Group, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconTrash, IconWorldPlus } from '@tabler/icons-react';
-import { useParams } from 'react-router';
+import { useParams } from '../../router/router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { since } from './format';
 import { canManage, useAddDomain, useOrganization, useRevokeDomain } from './organization-api';

@@ -1,5 +1,5 @@
 import { Loader, Stack, Title } from '@mantine/core';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '../../router/router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { useOrganization, useSaveOrganization } from './organization-api';
 import { OrganizationForm } from './OrganizationForm';

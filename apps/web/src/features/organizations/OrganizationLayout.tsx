@@ -1,6 +1,6 @@
 import { Alert, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconBell, IconEdit, IconFileInvoice, IconHistory, IconInfoCircle, IconUsers, IconWorldWww } from '@tabler/icons-react';
-import { Outlet, useLocation, useParams } from 'react-router';
+import { Outlet, useLocation, useParams } from '../../router/router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { entityLabel } from '../../app/format/entity-label';
 import { TabBar } from '../../app/tab-bar/TabBar';

@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight, IconPlus } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { AppBreadcrumbs } from '../../app/breadcrumbs/AppBreadcrumbs';
 import { useMyOrganizations } from './organization-api';
 import { OrganizationTypeIcon } from './OrganizationTypeIcon';

@@ -3,7 +3,7 @@ import { Alert, Badge, Box, Button, Card, Group, Select, Stack, Table, Text, Tex
 import { useForm } from '@mantine/form';
 import { IconMailForward, IconUserMinus, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams } from '../../router/router';
 import { useSession } from '../../app/auth/useSession';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { since } from './format';

@@ -1,7 +1,7 @@
 import { countryName } from '@fleetlink/contract';
 import { Anchor, Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconEdit, IconTrash } from '@tabler/icons-react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../router/router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { MissingDetailsNotice } from './MissingDetailsNotice';
 import { canManage, useDeleteOrganization, useOrganization } from './organization-api';

@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { Route, Routes, useParams } from 'react-router';
+import { Route, Routes, useParams } from '../../router/router';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { canManage, useOrganization } from './organization-api';
 import { lazyPage } from '../../app/router/lazy-page';

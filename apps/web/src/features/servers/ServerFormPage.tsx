@@ -1,5 +1,5 @@
 import { Alert, Loader, Stack } from '@mantine/core';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '../../router/router';
 import { ConfirmButton } from '../../app/forms/ConfirmButton';
 import { ServerForm } from './ServerForm';
 import { useDeleteServer, useSaveServer, useServer } from './server-api';

@@ -2,7 +2,7 @@ import { serverLoadText, type Server } from '@fleetlink/contract';
 import { Anchor, Badge, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../router/router';
 import { formatSince } from '../../app/format/date-format';
 import { shortId } from '../../app/format/entity-label';
 import { ServerStatusIcon } from './ServerStatusIcon';

@@ -1,6 +1,6 @@
 import type { CommandOutput, FileListing } from '@fleetlink/contract';
 import { Alert, Anchor, Badge, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../router/router';
 import { commandFailureText, cutNote, formatDuration, listingSummary, outcome } from './command-output';
 
 /** The device's answer: how the command ended, how long it took, and both output streams as text. */

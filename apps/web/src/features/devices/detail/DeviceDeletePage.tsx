@@ -1,6 +1,6 @@
 import { Button, Card, Checkbox, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../router/router';
 import { useDeleteDevice } from '../device-api';
 import { useRecentDevices } from '../recent/useRecentDevices';
 import { useCurrentDevice } from './current-device';

@@ -1,7 +1,7 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Anchor, Badge, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
-import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useParams } from '../../../router/router';
 import { ApiRequestError } from '../../../app/api/api-error';
 import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';

@@ -1,5 +1,5 @@
 import type { Device } from '@fleetlink/contract';
-import { useOutletContext } from 'react-router';
+import { useOutletContext } from '../../../router/router';
 
 /**
  * The device its pages show, given to them by DeviceLayout's outlet. A module of its own, so that

@@ -3,7 +3,7 @@ import { Alert, Anchor, Breadcrumbs, Button, Group, Loader, Select, Stack, Switc
 import { useQueryClient } from '@tanstack/react-query';
 import { IconChartPie, IconFolderPlus, IconPlugConnectedX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '../../../router/router';
 import { announce } from '../../../app/a11y/announcer';
 import { useCurrentDevice } from '../detail/current-device';
 import { deviceKeys } from '../device-api';

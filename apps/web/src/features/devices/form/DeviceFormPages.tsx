@@ -1,5 +1,5 @@
 import { Center, Loader, Stack } from '@mantine/core';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../router/router';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
 import { useCurrentDevice } from '../detail/current-device';
 import { useDeviceOrganizations, useDeviceTags, useSaveDevice } from '../device-api';

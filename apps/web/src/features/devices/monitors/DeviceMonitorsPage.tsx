@@ -2,7 +2,7 @@ import { monitorTypeLabel, type Monitor } from '@fleetlink/contract';
 import { ActionIcon, Badge, Card, Group, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../../router/router';
 import { NewItemCard } from '../../../app/cards/NewItemCard';
 import { ConfirmModal } from '../../../app/forms/ConfirmModal';
 import { formatDateTime } from '../../../app/format/date-format';

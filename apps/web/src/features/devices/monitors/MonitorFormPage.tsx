@@ -9,7 +9,7 @@ import {
 } from '@fleetlink/contract';
 import { Select, Stack, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from '../../../router/router';
 import { ApiRequestError } from '../../../app/api/api-error';
 import { FormActions } from '../../../app/forms/FormActions';
 import { NotFoundPage } from '../../not-found/NotFoundPage';

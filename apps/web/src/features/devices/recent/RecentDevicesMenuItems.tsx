@@ -1,5 +1,5 @@
 import { Menu } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../router/router';
 import { DeviceStatusIcon } from '../DeviceStatusIcon';
 import { useRecentDevicesNow } from './useRecentDevicesNow';
 

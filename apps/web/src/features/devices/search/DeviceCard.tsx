@@ -1,6 +1,6 @@
 import type { DeviceListItem } from '@fleetlink/contract';
 import { Anchor, Badge, Card, Group, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../router/router';
 import { formatDateTime } from '../../../app/format/date-format';
 import { shortId } from '../../../app/format/entity-label';
 import { DeviceStatusIcon } from '../DeviceStatusIcon';

@@ -2,7 +2,7 @@ import { Anchor, Group, Kbd, Loader, Popover, Stack, Text, TextInput, UnstyledBu
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from '../../../router/router';
 import { SEARCH_BOX_ATTRIBUTE, type FocusSearchState } from '../../../app/layout/useSearchHotkey';
 import { shortId } from '../../../app/format/entity-label';
 import { DeviceStatusIcon } from '../DeviceStatusIcon';

@@ -1,7 +1,7 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Badge, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { IconLayoutGrid, IconList, IconPlayerPlay } from '@tabler/icons-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../router/router';
 import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
 import { useDeviceSearch } from '../device-api';

@@ -1,7 +1,7 @@
 import { AgentProperty, deviceBranchLabel, nodeEndOfLife, type DeviceDrive } from '@fleetlink/contract';
 import { Anchor, Group, Progress, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBuilding, IconHome, IconUser, IconWorld } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../../router/router';
 import { formatDateTime, formatLongDate, formatSince } from '../../../app/format/date-format';
 import { useCurrentDevice } from '../detail/current-device';
 import { MonitorValue } from '../monitors/MonitorValue';

@@ -2,7 +2,7 @@ import { tunnelModeLabel, tunnelTexts, type Tunnel } from '@fleetlink/contract';
 import { ActionIcon, Anchor, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../../router/router';
 import { NewItemCard } from '../../../app/cards/NewItemCard';
 import { ConfirmModal } from '../../../app/forms/ConfirmModal';
 import { useCurrentDevice } from '../detail/current-device';

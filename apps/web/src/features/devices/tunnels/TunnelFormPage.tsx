@@ -16,7 +16,7 @@ import {
 import { Divider, Loader, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '../../../router/router';
 import { ApiRequestError } from '../../../app/api/api-error';
 import { FormActions } from '../../../app/forms/FormActions';
 import { NotFoundPage } from '../../not-found/NotFoundPage';
