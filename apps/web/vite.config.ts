@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
+import { WORKER_ASSET_PREFIX } from '@fleetlink/contract/web-paths';
 import { defineConfig } from 'vite';
 import { BOOT_MODULES, DEVICE_LIST } from './vite-plugins/budgets.js';
 import { entryClosure } from './vite-plugins/entry-closure.js';
@@ -33,6 +34,13 @@ export default defineConfig({
     firstLoadBudget([{ ...DEVICE_LIST, modules: [...BOOT_MODULES, ...DEVICE_LIST.modules] }]),
     precompress(),
   ],
+  // Workers' scripts by a name of their own: the console sends its Content-Security-Policy with these
+  // alone of its scripts, as a worker runs under its own script's (apps/server/src/plugins/asset-headers.ts).
+  worker: {
+    rolldownOptions: {
+      output: { entryFileNames: `${WORKER_ASSET_PREFIX}[name]-[hash].js`, chunkFileNames: `${WORKER_ASSET_PREFIX}[name]-[hash].js` },
+    },
+  },
   build: {
     outDir: resolve(root, 'dist'),
     emptyOutDir: true,

@@ -63,6 +63,7 @@ import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { inlineScriptSourcesOf } from './plugins/inline-scripts.js';
 import { cacheControlFor, isIndexPage } from './plugins/static-caching.js';
+import { headersToDropFor } from './plugins/asset-headers.js';
 import { registerCompression } from './plugins/compression.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
 import { dropUnusedConnectionsOnClose } from './plugins/unused-connections.js';
@@ -300,6 +301,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       cacheControl: false,
       setHeaders: (reply, path) => {
         reply.header('cache-control', cacheControlFor(path));
+        // helmet's headers are on the raw response already, the static files' own on the reply.
+        for (const name of headersToDropFor(path)) {
+          reply.removeHeader(name);
+          reply.raw.removeHeader(name);
+        }
         // The page's first questions, asked while its script loads: the console's configuration
         // (index.html preloads it) and the provider's discovery document, the sign-in's first step.
         if (isIndexPage(path)) reply.header('link', discoveryPreload);

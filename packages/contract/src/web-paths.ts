@@ -7,3 +7,10 @@
 export const SILENT_CHECK_PATH = '/assets/silent-check-sso.html';
 /** Its place before it moved, still answered: providers may have only this redirect URI registered. */
 export const LEGACY_SILENT_CHECK_PATH = '/silent-check-sso.html';
+
+/**
+ * Where the build puts the web console's workers' scripts (`assets/worker-…`): a worker runs under the
+ * Content-Security-Policy its own script is sent with, where a page's scripts and stylesheets run
+ * under the page's, so the console sends that header with workers' scripts alone of its assets.
+ */
+export const WORKER_ASSET_PREFIX = 'assets/worker-';
