@@ -96,6 +96,9 @@ export function childPids(pid: number): number[] {
   }
 }
 
+/** Every process under `pid`, its children's children too. */
+export const descendantPids = (pid: number): number[] => childPids(pid).flatMap((child) => [child, ...descendantPids(child)]);
+
 /**
  * The agent process a launcher runs now: the child whose command line runs the agent's cli (a
  * bundle's dist/cli.mjs, or src/cli.ts), not the esbuild service a launcher rebuilding a stale
@@ -156,13 +159,18 @@ export function launched(child: ChildProcess, agentPid: () => number | undefined
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         if (signal === 'SIGKILL') {
-          for (const pid of childPids(child.pid!)) {
+          // The launcher is stopped first, so that it starts no agent between its tree being read and
+          // its end; then the whole tree goes. A process left over would outlive the test holding its
+          // connections to the console, whose close then waits (self-update.test.ts's afterAll hung so).
+          const signalled = (pid: number, sig: NodeJS.Signals) => {
             try {
-              process.kill(pid, 'SIGKILL');
+              process.kill(pid, sig);
             } catch {
               // Ended meanwhile: the shell launcher's restart delay (a `sleep`) may come and go.
             }
-          }
+          };
+          signalled(child.pid!, 'SIGSTOP');
+          for (const pid of descendantPids(child.pid!)) signalled(pid, 'SIGKILL');
         }
         child.kill(signal);
       }),
@@ -245,9 +253,18 @@ export const tempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefi
 
 /** The end of a suite that ran agents: they stop first, then the console and its broker, then their folders go. */
 export async function tearDown(s: MessagingSetup | undefined, cleanup: { agents: AgentProcess[]; dirs: string[] }): Promise<void> {
-  for (const a of cleanup.agents) await a.kill();
-  await s?.tc.close();
-  await s?.dispose();
+  // Which step is slow is said as it happens: a hook that times out says only that it did.
+  const step = async (what: string, run: () => Promise<unknown>) => {
+    const slow = setTimeout(() => console.error(`tearDown: ${what} has taken more than 15 s`), 15_000);
+    try {
+      await run();
+    } finally {
+      clearTimeout(slow);
+    }
+  };
+  for (const [i, a] of cleanup.agents.entries()) await step(`ending agent ${i + 1} of ${cleanup.agents.length}`, () => a.kill());
+  await step('closing the console', async () => s?.tc.close());
+  await step('stopping the message server', async () => s?.dispose());
   for (const d of cleanup.dirs) rmSync(d, { recursive: true, force: true });
 }
 
