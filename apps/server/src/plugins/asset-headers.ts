@@ -1,5 +1,5 @@
 import { WORKER_ASSET_PREFIX } from '@fleetlink/contract/web-paths';
-import { cacheControlFor } from './static-caching.js';
+import { builtFileOf, cacheControlFor } from './static-caching.js';
 
 /**
  * Security headers that only a document reads (or, for the policy, a document or a worker): sent with
@@ -29,7 +29,7 @@ const VALIDATORS = ['etag', 'last-modified', 'accept-ranges'];
  * for an immutable one.
  */
 export function headersToDropFor(path: string): string[] {
-  const file = `/${path.replace(/\\/g, '/').replace(/\.(br|gz)$/, '')}`;
+  const file = `/${builtFileOf(path)}`;
   if (!/\.(js|css)$/.test(file)) return [];
   const worker = file.includes(`/${WORKER_ASSET_PREFIX}`) && file.endsWith('.js');
   const security = worker ? DOCUMENT_ONLY_HEADERS.filter((h) => h !== 'content-security-policy') : DOCUMENT_ONLY_HEADERS;

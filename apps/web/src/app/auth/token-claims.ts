@@ -1,4 +1,7 @@
 import { rolesFromClaims, type RoleMapping } from '@fleetlink/contract';
+import { decodeJwtPayload } from './jwt-payload';
+
+export { decodeJwtPayload };
 
 /**
  * Reads the Keycloak-shaped claims of an access token. The browser only needs them to decide what to
@@ -14,24 +17,6 @@ export interface AuthDetails {
   clientRoles: Record<string, string[]>;
   /** What the console grants: realm roles and the console client's roles (SPEC §6). */
   roles: string[];
-}
-
-type Claims = Record<string, unknown>;
-
-/** Decodes the JSON payload of a JWT (base64url). Returns null for anything that is not a JWT. */
-export function decodeJwtPayload(token: string): Claims | null {
-  const parts = token.split('.');
-  if (parts.length !== 3 || !parts[1]) return null;
-  try {
-    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
-    const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
-    const bytes = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-    // TextDecoder, not atob alone: names in the token may be UTF-8 (e.g. 'José').
-    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    return payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Claims) : null;
-  } catch {
-    return null;
-  }
 }
 
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);

@@ -8,8 +8,8 @@ import { CALLBACK_PATH } from './return-url';
 export const TOKEN_MIN_VALIDITY_SECONDS = 20;
 /** How long an unfinished sign-in (state and PKCE verifier) is kept before it is cleared as stale. */
 export const SIGNIN_STATE_MAX_AGE_SECONDS = 60 * 60;
-/** How long the hidden-iframe sign-in waits for the provider before giving up. */
-export const SILENT_SIGNIN_TIMEOUT_SECONDS = 10;
+/** How long a request to the provider, or the hidden-iframe sign-in, waits for it before giving up. */
+export const PROVIDER_TIMEOUT_SECONDS = 10;
 
 
 /**
@@ -28,7 +28,7 @@ export function createUserManager(config: PublicConfig, origin = window.location
     silent_redirect_uri: `${origin}${SILENT_CHECK_PATH}`,
     post_logout_redirect_uri: `${origin}/`,
     renew_before_seconds: TOKEN_MIN_VALIDITY_SECONDS,
-    silent_timeout_seconds: SILENT_SIGNIN_TIMEOUT_SECONDS,
+    provider_timeout_seconds: PROVIDER_TIMEOUT_SECONDS,
     stale_state_seconds: SIGNIN_STATE_MAX_AGE_SECONDS,
   });
 }

@@ -13,7 +13,8 @@ export interface OidcSettings {
   post_logout_redirect_uri: string;
   /** The access token is renewed this many seconds before it expires. */
   renew_before_seconds: number;
-  silent_timeout_seconds: number;
+  /** How long the provider is waited for: each request to it, and the hidden frame's answer. */
+  provider_timeout_seconds: number;
   /** An unfinished sign-in older than this is dropped. */
   stale_state_seconds: number;
 }
@@ -131,7 +132,7 @@ export class OidcClient {
       const answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: previous.refresh_token, client_id: this.settings.client_id });
       return this.setUser(OidcUser.from(answer, previous));
     }
-    const answerUrl = await navigateHiddenFrame(await this.authorizationUrl(this.settings.silent_redirect_uri, undefined, 'none'), this.settings.silent_timeout_seconds);
+    const answerUrl = await navigateHiddenFrame(await this.authorizationUrl(this.settings.silent_redirect_uri, undefined, 'none'), this.settings.provider_timeout_seconds);
     return this.completeSignin(answerUrl);
   }
 
@@ -177,7 +178,7 @@ export class OidcClient {
   private async tokenRequest(form: Record<string, string>): Promise<TokenAnswer> {
     const { token_endpoint } = await this.providerMetadata();
     // A form body and no header of its own: a simple request, which a provider elsewhere answers without a preflight.
-    const response = await fetch(token_endpoint, { method: 'POST', body: new URLSearchParams(form) });
+    const response = await fetch(token_endpoint, { method: 'POST', body: new URLSearchParams(form), signal: this.deadline() });
     if (!response.ok) throw await answerError(response);
     return (await response.json()) as TokenAnswer;
   }
@@ -193,13 +194,18 @@ export class OidcClient {
 
   private async loadMetadata(): Promise<ProviderMetadata> {
     // As the console's index.html preloads it (a plain CORS GET without credentials of another site): the preload is used.
-    const response = await fetch(`${this.settings.authority.replace(/\/$/, '')}/.well-known/openid-configuration`);
+    const response = await fetch(`${this.settings.authority.replace(/\/$/, '')}/.well-known/openid-configuration`, { signal: this.deadline() });
     if (!response.ok) throw await answerError(response);
     const metadata = (await response.json()) as Partial<ProviderMetadata>;
     if (typeof metadata.authorization_endpoint !== 'string' || typeof metadata.token_endpoint !== 'string') {
       throw new Error('The identity provider\'s discovery document names no authorization or token endpoint.');
     }
     return metadata as ProviderMetadata;
+  }
+
+  /** A provider that does not answer fails the request (a TimeoutError), rather than holding a renewal every later one waits on. */
+  private deadline(): AbortSignal {
+    return AbortSignal.timeout(this.settings.provider_timeout_seconds * 1000);
   }
 
   private setUser<T extends OidcUser | null>(user: T): T {

@@ -1,3 +1,5 @@
+import { decodeJwtPayload } from '../jwt-payload';
+
 /** The claims of the ID token the console shows (name, email, username); the rest are kept as sent. */
 export interface Profile {
   sub: string;
@@ -15,17 +17,6 @@ export interface TokenAnswer {
   refresh_token?: string;
   id_token?: string;
   scope?: string;
-}
-
-/** The payload of a JWT, unverified: the ID token is read for display only (the API checks every access token itself). */
-export function jwtPayload(token: string): Record<string, unknown> {
-  const part = token.split('.')[1];
-  if (!part) throw new Error('The identity provider sent a token that is not a JWT.');
-  const base64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
-  if (!payload || typeof payload !== 'object') throw new Error('The identity provider sent a token without claims.');
-  return payload as Record<string, unknown>;
 }
 
 /** The signed-in user: tokens in memory only (never in any storage a script could read), and who they are. */
@@ -59,7 +50,9 @@ export class OidcUser {
     if (typeof answer.access_token !== 'string' || !answer.access_token) throw new Error('The identity provider sent no access token.');
     let profile = previous?.profile;
     if (answer.id_token) {
-      const claims = jwtPayload(answer.id_token);
+      // Read for display only: the API checks every access token itself.
+      const claims = decodeJwtPayload(answer.id_token);
+      if (!claims) throw new Error('The identity provider sent an ID token that is not a JWT.');
       if (typeof claims.sub !== 'string') throw new Error('The identity provider sent an ID token without a subject.');
       if (nonce !== undefined && claims.nonce !== nonce) throw new Error('The ID token does not belong to this sign-in (its nonce differs).');
       if (previous && claims.sub !== previous.profile.sub) throw new Error('The renewed ID token names another user.');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryStorage } from './memory-storage.test-support';
 import { answerError, ErrorResponse } from './oidc-errors';
-import { jwtPayload, OidcUser } from './oidc-user';
+import { OidcUser } from './oidc-user';
 import { clearStaleSigninStates, codeChallenge, newSigninState, randomToken, saveSigninState, takeSigninState } from './signin-state';
 
 /** An unsigned JWT with these claims: the console reads the ID token's claims, it never checks its signature (the API checks every access token). */
@@ -66,7 +66,7 @@ describe('the signed-in user', () => {
     expect(() => OidcUser.from({ access_token: 'a', id_token: jwt({ name: 'x' }) })).toThrow(/subject/);
     expect(() => OidcUser.from({ access_token: '', id_token: idToken })).toThrow(/no access token/);
     expect(() => OidcUser.from({ access_token: 'a' })).toThrow(/no ID token/);
-    expect(() => jwtPayload('not-a-jwt')).toThrow(/not a JWT/);
+    expect(() => OidcUser.from({ access_token: 'a', id_token: 'not-a-jwt' })).toThrow(/not a JWT/);
   });
 
   it('keeps the refresh token, the profile and the return page across a renewal that leaves them out', () => {
