@@ -67,24 +67,26 @@ describe('signing in through the provider', () => {
     async () => {
       const page = await signedIn(user, '/privacy-policy');
       const providerPages: string[] = [];
-      const silentPages: string[] = [];
-      const silentRequests: string[] = [];
+      const checks: string[] = [];
+      let frames = 0;
       page.on('request', (request) => {
-        const frame = request.frame();
-        if (frame !== page.mainFrame() && frame.url().startsWith(`${suite.stack.url}/assets/`)) silentRequests.push(request.resourceType());
+        const { pathname } = new URL(request.url());
+        if (pathname === '/idp/auth' || pathname.endsWith('/silent-check-sso.html')) checks.push(`${request.resourceType()} ${pathname}`);
       });
+      page.on('frameattached', () => frames++);
       page.on('framenavigated', (frame) => {
         if (frame === page.mainFrame() && PROVIDER_LOGIN_URL.test(frame.url())) providerPages.push(frame.url());
-        if (frame !== page.mainFrame() && frame.url().startsWith(suite.stack.url)) silentPages.push(new URL(frame.url()).pathname);
       });
       await page.reload();
       await page.getByTestId('profile-menu').waitFor();
       expect(page.url()).toBe(`${suite.stack.url}/privacy-policy`);
       expect(providerPages).toEqual([]);
-      // SPEC §9: the hidden iframe lands on the check page in the assets folder.
-      expect(silentPages).toEqual(['/assets/silent-check-sso.html']);
-      // It loads no script file (issue 68: its one inline script posts the answer to the console).
-      expect(silentRequests).toEqual([]);
+      // SPEC §9: the check lands on the check page in the assets folder. The built-in provider is on
+      // the console's origin, so the check is a request of the page following the provider's
+      // redirect, not a hidden frame loading two documents (issue 68; a provider elsewhere gets the
+      // frame, client-roles.e2e.ts).
+      expect(checks).toEqual(['fetch /idp/auth', 'fetch /assets/silent-check-sso.html']);
+      expect(frames).toBe(0);
 
       // Its old place at the root answers the same page, for providers that only know that one.
       const [moved, old] = await Promise.all(

@@ -1,5 +1,6 @@
 import { answerError, ErrorResponse } from './oidc-errors';
 import { OidcUser, type TokenAnswer } from './oidc-user';
+import { canFollowInPage, followInPage } from './silent-fetch';
 import { navigateHiddenFrame } from './silent-frame';
 import { clearStaleSigninStates, codeChallenge, newSigninState, saveSigninState, takeSigninState } from './signin-state';
 
@@ -47,9 +48,9 @@ class Listeners<T> {
 /**
  * The console's OpenID Connect client (a public client: authorization code flow with PKCE, RFC 7636):
  * it sends the browser to sign in, completes the provider's answer, checks in a hidden frame
- * (prompt=none) whether the provider's session is alive, renews the access token before it expires
- * (with the refresh token, else the hidden frame) and signs out at the provider (RP-initiated
- * logout). Tokens are kept in memory only. It replaces oidc-client-ts, whose 15 kB (compressed) were
+ * (prompt=none; by a request when the provider is on the console's origin) whether the provider's
+ * session is alive, renews the access token before it expires (with the refresh token, else that
+ * check) and signs out at the provider (RP-initiated logout). Tokens are kept in memory only. It replaces oidc-client-ts, whose 15 kB (compressed) were
  * a twelfth of the device list's first load (issue 68) for the handful of these steps the console uses.
  */
 export class OidcClient {
@@ -100,7 +101,8 @@ export class OidcClient {
 
   /**
    * Renews the session without any page the user sees: with the refresh token when there is one,
-   * else by asking the provider in a hidden frame whether its session is alive (prompt=none).
+   * else by asking the provider whether its session is alive (prompt=none), in a hidden frame or,
+   * on the console's origin, by a request.
    * Calls made while one is under way share it.
    */
   signinSilent(): Promise<OidcUser> {
@@ -132,7 +134,9 @@ export class OidcClient {
       const answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: previous.refresh_token, client_id: this.settings.client_id });
       return this.setUser(OidcUser.from(answer, previous));
     }
-    const answerUrl = await navigateHiddenFrame(await this.authorizationUrl(this.settings.silent_redirect_uri, undefined, 'none'), this.settings.provider_timeout_seconds);
+    const { silent_redirect_uri: redirectUri, provider_timeout_seconds: timeout } = this.settings;
+    const request = await this.authorizationUrl(redirectUri, undefined, 'none');
+    const answerUrl = canFollowInPage(request, redirectUri) ? await followInPage(request, redirectUri, timeout) : await navigateHiddenFrame(request, timeout);
     return this.completeSignin(answerUrl);
   }
 
