@@ -59,7 +59,7 @@ describe('devices: a user registers, finds, opens, edits and deletes a device', 
     // The search page by tag prefix too; list mode is remembered after a reload.
     await page.goto(`${suite.stack.url}/devices/search?search=${encodeURIComponent(`lobby-${STAMP.slice(0, 3)}`)}`);
     await page.getByTestId('device-grid').getByText(DEVICE_NAME).waitFor();
-    await page.locator('label', { hasText: 'List' }).click();
+    await page.getByRole('button', { name: 'List', exact: true }).click();
     await page.getByTestId('device-table').getByText(DEVICE_NAME).waitFor();
     await page.reload();
     await page.getByTestId('device-table').getByText(DEVICE_NAME).waitFor();

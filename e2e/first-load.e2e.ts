@@ -67,6 +67,9 @@ describe('a light first load (issue 68)', () => {
     const names = beforeSignIn.map((f) => new URL(f.url).pathname.replace(/^\/assets\//, ''));
     console.log(`signed out, before the sign-in page: ${names.join(', ')} (${kB(beforeSignIn.reduce((s, f) => s + f.transferred, 0))})`);
     expect(names.every((n) => /^(main|boot|oidc|silent|rolldown-runtime|modulepreload-polyfill)-/.test(n)), names.join(', ')).toBe(true);
+    // Its page names nothing of the console to preload: only the sign-in's first question.
+    const signedOutPage = signedOut.fetched.find((f) => f.type === 'Document');
+    expect(signedOutPage?.headers.link).toBe(`<${suite.stack.url}/idp/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous`);
     await signInAtProvider(page, user);
     await page.getByText(device).first().waitFor();
     expect(page.url()).toBe(listUrl);
@@ -98,7 +101,16 @@ describe('a light first load (issue 68)', () => {
       expect(document?.headers['cache-control']).toBe('no-cache');
       // The sign-in's first question (the provider's discovery document) is asked while the bootstrap
       // loads, by the page's Link header, and asked once: the bootstrap's own request takes the preload.
-      expect(document?.headers.link).toBe(`<${suite.stack.url}/idp/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous`);
+      // To this browser, someone was signed in with (the session hint), the page names the console's
+      // code as well, fetched while the bootstrap runs rather than after: each file once.
+      const links = (document?.headers.link ?? '').split(', ');
+      expect(links[0]).toBe(`<${suite.stack.url}/idp/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous`);
+      const preloaded = links.slice(1).map((link) => /^<\/(assets\/[^>]+)>/.exec(link)?.[1]);
+      expect(preloaded.some((file) => /^assets\/react-[\w-]+\.js$/.test(file ?? '')), links.join('\n')).toBe(true);
+      expect(preloaded.some((file) => /^assets\/console-[\w-]+\.css$/.test(file ?? '')), links.join('\n')).toBe(true);
+      const fetchedPaths = assets.map((f) => new URL(f.url).pathname);
+      for (const file of preloaded) expect(fetchedPaths.filter((p) => p === `/${file}`), `${file}`).toHaveLength(1);
+      expect(document?.headers.vary).toContain('Cookie');
       expect(firstNetwork.fetched.filter((f) => f.url.endsWith('/.well-known/openid-configuration'))).toHaveLength(1);
       // The list's question was asked as the console started, and the page found it answered: once.
       expect(firstNetwork.fetched.filter((f) => new URL(f.url).pathname === '/api/devices')).toHaveLength(1);

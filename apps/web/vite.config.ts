@@ -44,6 +44,9 @@ export default defineConfig({
   build: {
     outDir: resolve(root, 'dist'),
     emptyOutDir: true,
+    // Which files the console module needs (dist/.vite/manifest.json): the console server names them
+    // in index.html's preload links for a browser someone was signed in with (console-preload.ts).
+    manifest: true,
     rolldownOptions: {
       // Second entry: the silent SSO check page (SPEC §9 'served from the assets folder') must be a
       // real file, loaded in a hidden iframe by the console's OIDC client, separate from the SPA's index.html.

@@ -14,3 +14,15 @@ export const LEGACY_SILENT_CHECK_PATH = '/silent-check-sso.html';
  * under the page's, so the console sends that header with workers' scripts alone of its assets.
  */
 export const WORKER_ASSET_PREFIX = 'assets/worker-';
+
+/**
+ * "Someone signed in with this browser and has not signed out since": a session cookie the web
+ * console sets, holding no identity. With it, the console's code is fetched while the sign-in is
+ * checked (the bootstrap), and the console server names that code in index.html's preload links;
+ * without it (a first visit, after signing out) nothing of the console is downloaded before the
+ * sign-in page.
+ */
+export const SESSION_HINT_COOKIE = '_fls';
+
+/** The web build's console module, as its manifest names it (the bootstrap loads it once signed in). */
+export const CONSOLE_MODULE = 'src/app/console.tsx';

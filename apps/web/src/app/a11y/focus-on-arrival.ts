@@ -17,8 +17,18 @@ function busyElsewhere(active: Element | null): boolean {
 export function focusOnArrival(heading: HTMLElement, key: string): void {
   if (arrivedAt === key) return;
   arrivedAt = key;
-  if (busyElsewhere(document.activeElement)) return;
-  heading.focus({ preventScroll: true });
+  // Once the new page has been painted: focusing makes the browser lay out the page at once, inside
+  // the task that rendered it (on a phone's first load, one long task more, issue 68); a frame
+  // later its layout is done, and focusing costs nothing.
+  afterNextPaint(() => {
+    if (!heading.isConnected || busyElsewhere(document.activeElement)) return;
+    heading.focus({ preventScroll: true });
+  });
+}
+
+/** Runs `run` in a task after the next frame is rendered. */
+function afterNextPaint(run: () => void): void {
+  requestAnimationFrame(() => setTimeout(run, 0));
 }
 
 /**

@@ -1,12 +1,8 @@
+import { SESSION_HINT_COOKIE } from '@fleetlink/contract/web-paths';
 import { deleteCookie, readCookie, writeCookie } from '../cookies/cookies';
 
-/**
- * "Someone signed in with this browser and has not signed out since": a session cookie holding no
- * identity, only so the bootstrap can load the console while it checks the sign-in with the provider,
- * rather than after. Without it (a first visit, after signing out) the console's code waits for the
- * answer, so a signed-out visitor is sent to sign in having loaded the bootstrap only.
- */
-export const SESSION_HINT_COOKIE = '_fls';
+// What the cookie means is said where it is defined (web-paths.ts): the console server reads it too.
+export { SESSION_HINT_COOKIE };
 
 export const hasSessionHint = (): boolean => readCookie(SESSION_HINT_COOKIE) === '1';
 

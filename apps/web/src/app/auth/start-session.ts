@@ -25,7 +25,6 @@ export async function startSession(userManager: OidcClient, location: Location =
       return { status: 'failed', error, afterCallback: true };
     }
   }
-  userManager.clearStaleState();
   try {
     await userManager.signinSilent();
     return { status: 'ready' };

@@ -3,7 +3,7 @@ import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import '../a11y/a11y.css';
-import { MantineProvider } from '@mantine/core';
+import { MantineProvider, type MantineColorSchemeManager } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { theme } from './theme';
@@ -24,10 +24,24 @@ function LazyToastOutlet() {
   ) : null;
 }
 
+/**
+ * The console has one colour scheme, light, and remembers no choice of one. Mantine's default manager
+ * reads a choice from localStorage as the console first renders, and a page's first use of
+ * localStorage blocks until the browser has read it from disk: tens of milliseconds on the first
+ * load's path, for nothing (issue 68).
+ */
+const lightOnly: MantineColorSchemeManager = {
+  get: () => 'light',
+  set: () => undefined,
+  subscribe: () => undefined,
+  unsubscribe: () => undefined,
+  clear: () => undefined,
+};
+
 /** Mantine theme, global styles and the toast outlet. */
 export function MantineRoot({ children }: { children: ReactNode }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={lightOnly}>
       <LazyToastOutlet />
       {children}
     </MantineProvider>

@@ -2,7 +2,7 @@ import { answerError, ErrorResponse } from './oidc-errors';
 import { OidcUser, type TokenAnswer } from './oidc-user';
 import { canFollowInPage, followInPage } from './silent-fetch';
 import { navigateHiddenFrame } from './silent-frame';
-import { clearStaleSigninStates, codeChallenge, newSigninState, saveSigninState, takeSigninState } from './signin-state';
+import { clearStaleSigninStates, codeChallenge, newSigninState, saveSigninState, takeSigninState, type SigninState } from './signin-state';
 
 export interface OidcSettings {
   authority: string;
@@ -82,21 +82,24 @@ export class OidcClient {
     this.setUser(null);
   }
 
-  clearStaleState(): void {
-    clearStaleSigninStates(this.settings.stale_state_seconds);
-  }
-
-  /** Sends the browser to the provider's sign-in; it comes back to the callback page with `state`'s data. */
+  /**
+   * Sends the browser to the provider's sign-in; it comes back to the callback page with `state`'s
+   * data. The sign-in's state waits in localStorage, the page being left meanwhile, where earlier
+   * ones never finished are dropped now: not at every page load, whose first use of localStorage
+   * blocks on the browser reading it from disk (issue 68).
+   */
   async signinRedirect({ state, redirectMethod = 'assign' }: { state?: unknown; redirectMethod?: 'assign' | 'replace' } = {}): Promise<void> {
-    const url = await this.authorizationUrl(this.settings.redirect_uri, state);
-    window.location[redirectMethod](url);
+    const request = await this.authorizationRequest(this.settings.redirect_uri, state);
+    clearStaleSigninStates(this.settings.stale_state_seconds);
+    saveSigninState(request.state);
+    window.location[redirectMethod](request.url);
     // The page is on its way out: nothing after this should run.
     await new Promise(() => undefined);
   }
 
   /** Completes the provider's redirect back to the callback page: the code is exchanged for tokens. */
   async signinCallback(url = window.location.href): Promise<OidcUser> {
-    return this.completeSignin(url);
+    return this.completeSignin(url, (id) => takeSigninState(id));
   }
 
   /**
@@ -135,12 +138,13 @@ export class OidcClient {
       return this.setUser(OidcUser.from(answer, previous));
     }
     const { silent_redirect_uri: redirectUri, provider_timeout_seconds: timeout } = this.settings;
-    const request = await this.authorizationUrl(redirectUri, undefined, 'none');
-    const answerUrl = canFollowInPage(request, redirectUri) ? await followInPage(request, redirectUri, timeout) : await navigateHiddenFrame(request, timeout);
-    return this.completeSignin(answerUrl);
+    // Answered to this page, so its state stays in memory: once, for this check only.
+    const { url, state } = await this.authorizationRequest(redirectUri, undefined, 'none');
+    const answerUrl = canFollowInPage(url, redirectUri) ? await followInPage(url, redirectUri, timeout) : await navigateHiddenFrame(url, timeout);
+    return this.completeSignin(answerUrl, (id) => (id === state.id ? state : undefined));
   }
 
-  private async authorizationUrl(redirectUri: string, data: unknown, prompt?: 'none'): Promise<string> {
+  private async authorizationRequest(redirectUri: string, data: unknown, prompt?: 'none'): Promise<{ url: string; state: SigninState }> {
     const { authorization_endpoint } = await this.providerMetadata();
     const state = newSigninState(redirectUri, data);
     const url = new URL(authorization_endpoint);
@@ -156,14 +160,16 @@ export class OidcClient {
       ...(prompt ? { prompt } : {}),
     };
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-    saveSigninState(state);
-    return url.href;
+    return { url: url.href, state };
   }
 
-  /** The provider's answer on a redirect URI (the callback page or the hidden frame's), completed. */
-  private async completeSignin(answerUrl: string): Promise<OidcUser> {
+  /**
+   * The provider's answer on a redirect URI (the callback page or the silent check's), completed;
+   * `take` finds the sign-in it answers, once.
+   */
+  private async completeSignin(answerUrl: string, take: (id: string) => SigninState | undefined): Promise<OidcUser> {
     const params = new URL(answerUrl).searchParams;
-    const signin = takeSigninState(params.get('state') ?? '');
+    const signin = take(params.get('state') ?? '');
     if (!signin) throw new Error('No matching state found in storage: this sign-in was completed already or has expired.');
     const error = params.get('error');
     if (error) throw new ErrorResponse({ error, error_description: params.get('error_description') });

@@ -1,8 +1,9 @@
 /**
  * An unfinished sign-in: what the console must remember between sending the browser to the provider
- * and its coming back (or the hidden frame's answer): the PKCE verifier (RFC 7636), the nonce and
- * where to return. Kept in localStorage under its random `state` id, because the browser leaves the
- * console's page meanwhile; it holds no token, is used once, and is dropped once stale.
+ * and its coming back (or the silent check's answer): the PKCE verifier (RFC 7636), the nonce and
+ * where to return. A redirect's is kept in localStorage under its random `state` id, because the
+ * browser leaves the console's page meanwhile; it holds no token, is used once, and is dropped once
+ * stale. A silent check's, answered to the page that asked, stays in that page's memory.
  */
 export interface SigninState {
   id: string;

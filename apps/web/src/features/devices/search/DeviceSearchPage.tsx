@@ -1,6 +1,6 @@
 import { RealmRole } from '@fleetlink/contract';
-import { Badge, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
-import { IconLayoutGrid, IconList, IconPlayerPlay } from '@tabler/icons-react';
+import { Badge, Button, Center, Group, Loader, Pagination, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { IconPlayerPlay } from '@tabler/icons-react';
 import { Link, useSearchParams } from '../../../router/router';
 import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
@@ -9,7 +9,8 @@ import { DeviceCard } from './DeviceCard';
 import { shownCount } from './device-count';
 import { DeviceSearchBox } from './DeviceSearchBox';
 import { DeviceTable } from './DeviceTable';
-import { useListMode, type ListMode } from './list-mode';
+import { ListModeToggle } from './ListModeToggle';
+import { useListMode } from './list-mode';
 import { SEARCH_PAGE_SIZE, searchPageOf } from './search-page-params';
 import { PageTitle } from '../../../app/a11y/PageTitle';
 
@@ -47,15 +48,7 @@ export function DeviceSearchPage() {
               Run a command on these devices
             </Button>
           ) : null}
-          <SegmentedControl
-            aria-label="Display mode"
-            value={mode}
-            onChange={(v) => setMode(v as ListMode)}
-            data={[
-              { value: 'grid', label: <Group gap={4} wrap="nowrap"><IconLayoutGrid size={16} /> Grid</Group> },
-              { value: 'list', label: <Group gap={4} wrap="nowrap"><IconList size={16} /> List</Group> },
-            ]}
-          />
+          <ListModeToggle mode={mode} onChange={setMode} />
         </Group>
       </Group>
       <DeviceSearchBox initial={search} />
