@@ -64,7 +64,7 @@ import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { inlineScriptSourcesOf } from './plugins/inline-scripts.js';
 import { cacheControlFor, isIndexPage } from './plugins/static-caching.js';
 import { headersToDropFor } from './plugins/asset-headers.js';
-import { consoleFilesOf, hasSessionHint, preloadLinksOf } from './plugins/console-preload.js';
+import { hasSessionHint, preloadLinksFor, preloadPlanOf } from './plugins/console-preload.js';
 import { registerCompression } from './plugins/compression.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
 import { dropUnusedConnectionsOnClose } from './plugins/unused-connections.js';
@@ -293,7 +293,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   const discoveryPreload = `<${discoveryUrlOf(deps.publicConfig.oidc.authority)}>; rel=preload; as=fetch; crossorigin=anonymous`;
-  const consolePreload = spa ? preloadLinksOf(consoleFilesOf(spa)) : [];
+  const preloadPlan = spa ? preloadPlanOf(spa) : undefined;
   if (spa) {
     await app.register(fastifyStatic, {
       root: spa,
@@ -310,12 +310,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         }
         // The page's first questions, asked while its script loads: the console's configuration
         // (index.html preloads it) and the provider's discovery document, the sign-in's first step.
-        // To a browser someone was signed in with, the console's code too: the bootstrap would ask
-        // for it only once it has run, and on a phone's network those are its longest downloads
-        // (issue 68). A signed-out visitor still downloads nothing of the console before signing in.
-        if (isIndexPage(path)) {
+        // To a browser someone was signed in with, the console's code and the page's too: the
+        // bootstrap would ask for them only once it has run, and on a phone's network they are the
+        // longest downloads (issue 68). A signed-out visitor downloads nothing of the console.
+        if (isIndexPage(path) && preloadPlan) {
+          const pathname = reply.request.url.split('?')[0] ?? '/';
           const signedInBefore = hasSessionHint(reply.request.headers.cookie);
-          reply.header('link', [discoveryPreload, ...(signedInBefore ? consolePreload : [])].join(', '));
+          reply.header('link', preloadLinksFor(preloadPlan, pathname, signedInBefore, [discoveryPreload]).join(', '));
           reply.header('vary', [reply.getHeader('vary'), 'Cookie'].filter(Boolean).join(', '));
         }
       },

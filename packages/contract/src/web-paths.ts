@@ -26,3 +26,17 @@ export const SESSION_HINT_COOKIE = '_fls';
 
 /** The web build's console module, as its manifest names it (the bootstrap loads it once signed in). */
 export const CONSOLE_MODULE = 'src/app/console.tsx';
+
+/**
+ * The pages people most often open first, by the router's path patterns, each with its module as
+ * the web build's manifest names it: to a browser someone was signed in with, the console server
+ * preloads the page's code with the console's (console-preload.ts), so that the page is ready when
+ * the console first renders. The routes name the same pages as landings (lazyPage's `landsAt`).
+ */
+export const LANDING_PAGES: readonly { path: string; module: string }[] = [
+  { path: '/', module: 'src/features/home/HomePage.tsx' },
+  { path: '/devices', module: 'src/features/devices/DevicesLandingPage.tsx' },
+  { path: '/devices/search', module: 'src/features/devices/search/DeviceSearchPage.tsx' },
+  { path: '/devices/new', module: 'src/features/devices/form/DeviceFormPages.tsx' },
+  { path: '/devices/:id/*', module: 'src/features/devices/detail/DeviceLayout.tsx' },
+];

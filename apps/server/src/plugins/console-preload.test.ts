@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LANDING_PAGES } from '@fleetlink/contract/web-paths';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consoleFilesOf, hasSessionHint, preloadLinksOf } from './console-preload.js';
+import { hasSessionHint, matchesPath, preloadLinksFor, preloadPlanOf } from './console-preload.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -16,26 +17,68 @@ function buildWith(manifest: unknown): string {
   return dir;
 }
 
-describe("the console's files to preload", () => {
-  it('are the console module, what it imports and their stylesheets, but for what index.html loads itself', () => {
-    const spa = buildWith({
-      'index.html': { file: 'assets/main-1.js', imports: ['_boot-1.js'], dynamicImports: ['src/app/console.tsx'] },
-      '_boot-1.js': { file: 'assets/boot-1.js' },
-      'src/app/console.tsx': { file: 'assets/console-1.js', imports: ['_react-1.js', '_common-1.js', '_boot-1.js'], dynamicImports: ['src/features/home/HomePage.tsx'], css: ['assets/console-1.css'] },
-      '_react-1.js': { file: 'assets/react-1.js' },
-      '_common-1.js': { file: 'assets/common-1.js', imports: ['_react-1.js', '_boot-1.js'], css: ['assets/common-1.css'] },
-      'src/features/home/HomePage.tsx': { file: 'assets/HomePage-1.js', imports: ['_common-1.js'] },
-    });
-    expect(consoleFilesOf(spa)).toEqual(['assets/console-1.js', 'assets/console-1.css', 'assets/react-1.js', 'assets/common-1.js', 'assets/common-1.css']);
+const build = () =>
+  buildWith({
+    'index.html': { file: 'assets/main-1.js', imports: ['_boot-1.js'], dynamicImports: ['src/app/console.tsx'] },
+    '_boot-1.js': { file: 'assets/boot-1.js' },
+    'src/app/console.tsx': { file: 'assets/console-1.js', imports: ['_react-1.js', '_common-1.js', '_boot-1.js'], dynamicImports: ['src/features/home/HomePage.tsx'], css: ['assets/console-1.css'] },
+    '_react-1.js': { file: 'assets/react-1.js' },
+    '_common-1.js': { file: 'assets/common-1.js', imports: ['_react-1.js', '_boot-1.js'], css: ['assets/common-1.css'] },
+    'src/features/devices/search/DeviceSearchPage.tsx': { file: 'assets/DeviceSearchPage-1.js', imports: ['_common-1.js', '_DeviceCard-1.js'], css: ['assets/DeviceSearchPage-1.css'] },
+    '_DeviceCard-1.js': { file: 'assets/DeviceCard-1.js', imports: ['_react-1.js'] },
+    'src/features/devices/detail/DeviceLayout.tsx': { file: 'assets/DeviceLayout-1.js', imports: ['_common-1.js'] },
   });
 
-  it('are none without a manifest (a development server) or a console in it', () => {
-    expect(consoleFilesOf(path.join(tmpdir(), 'fleetlink-no-such-build'))).toEqual([]);
-    expect(consoleFilesOf(buildWith({ 'index.html': { file: 'assets/main-1.js' } }))).toEqual([]);
+const DISCOVERY = '<https://idp.example/.well-known/openid-configuration>; rel=preload; as=fetch; crossorigin=anonymous';
+const filesIn = (links: string[]) => links.map((link) => /^<\/?([^>]+)>/.exec(link)?.[1]);
+
+describe('the preload links of index.html', () => {
+  it('name the console, its stylesheets and the landing page to a browser someone was signed in with: each file once, the bootstrap first', () => {
+    const plan = preloadPlanOf(build());
+    const links = preloadLinksFor(plan, '/devices/search', true, [DISCOVERY]);
+    expect(filesIn(links)).toEqual([
+      'assets/main-1.js',
+      'assets/boot-1.js',
+      'https://idp.example/.well-known/openid-configuration',
+      'assets/console-1.js',
+      'assets/console-1.css',
+      'assets/react-1.js',
+      'assets/common-1.js',
+      'assets/common-1.css',
+      'assets/DeviceSearchPage-1.js',
+      'assets/DeviceSearchPage-1.css',
+      'assets/DeviceCard-1.js',
+    ]);
+    // As the console asks for them: scripts as modules, stylesheets with crossorigin as its loader adds them.
+    expect(links[0]).toBe('</assets/main-1.js>; rel=modulepreload');
+    expect(links[4]).toBe('</assets/console-1.css>; rel=preload; as=style; crossorigin');
+    expect(filesIn(preloadLinksFor(plan, '/devices/0b7c2f52-5e0a-4a39-9a55-3c1d3b1d0c11/storage', true, [])).at(-1)).toBe('assets/DeviceLayout-1.js');
+    expect(filesIn(preloadLinksFor(plan, '/privacy-policy', true, [])).at(-1)).toBe('assets/common-1.css');
   });
 
-  it('are linked as the console asks for them: scripts as modules, stylesheets with crossorigin', () => {
-    expect(preloadLinksOf(['assets/react-1.js', 'assets/console-1.css'])).toEqual(['</assets/react-1.js>; rel=modulepreload', '</assets/console-1.css>; rel=preload; as=style; crossorigin']);
+  it('name nothing of the console to a signed-out visitor', () => {
+    expect(filesIn(preloadLinksFor(preloadPlanOf(build()), '/devices/search', false, [DISCOVERY]))).toEqual(['assets/main-1.js', 'assets/boot-1.js', 'https://idp.example/.well-known/openid-configuration']);
+  });
+
+  it('name only the first question without a manifest (a development server)', () => {
+    const plan = preloadPlanOf(path.join(tmpdir(), 'fleetlink-no-such-build'));
+    expect(preloadLinksFor(plan, '/devices/search', true, [DISCOVERY])).toEqual([DISCOVERY]);
+  });
+});
+
+describe('the landing pages', () => {
+  it("are the web console's modules", () => {
+    for (const { module } of LANDING_PAGES) expect(existsSync(path.resolve(import.meta.dirname, '../../../web', module)), module).toBe(true);
+  });
+
+  it("are matched as the router matches them: /devices/new is not a device's page", () => {
+    expect(matchesPath('/devices/:id/*', '/devices/abc')).toBe(true);
+    expect(matchesPath('/devices/:id/*', '/devices/abc/storage')).toBe(true);
+    expect(matchesPath('/devices/:id/*', '/devices')).toBe(false);
+    expect(matchesPath('/devices', '/devices/')).toBe(true);
+    expect(matchesPath('/', '/devices')).toBe(false);
+    const plan = preloadPlanOf(build());
+    expect(filesIn(preloadLinksFor(plan, '/devices/new', true, [])).includes('assets/DeviceLayout-1.js')).toBe(false);
   });
 });
 

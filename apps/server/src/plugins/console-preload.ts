@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONSOLE_MODULE, SESSION_HINT_COOKIE } from '@fleetlink/contract/web-paths';
+import { CONSOLE_MODULE, LANDING_PAGES, SESSION_HINT_COOKIE } from '@fleetlink/contract/web-paths';
 
 /** A chunk of the web build's manifest (Vite's `build.manifest`), the part read here. */
 interface ManifestChunk {
@@ -9,18 +9,27 @@ interface ManifestChunk {
   css?: string[];
 }
 
-/**
- * The console's own files, from the web build's manifest: the console module, the chunks it imports
- * (transitively) and their stylesheets, but for what index.html loads itself (the bootstrap); empty
- * when the build wrote no manifest (a development server) or lists no console.
- */
-export function consoleFilesOf(spa: string): string[] {
+/** What index.html's Link header names, by the web build's manifest (build paths, as `assets/…`). */
+export interface PreloadPlan {
+  /** index.html's own scripts: the bootstrap. */
+  page: string[];
+  /** The console module, the chunks it imports and their stylesheets, but for the page's own. */
+  console: string[];
+  /** The pages people open first (LANDING_PAGES): what each needs beyond the page and the console. */
+  landings: { path: string; files: string[] }[];
+}
+
+const NO_PLAN: PreloadPlan = { page: [], console: [], landings: [] };
+
+/** The plan of the build in `spa`; an empty one when it wrote no manifest (a development server). */
+export function preloadPlanOf(spa: string): PreloadPlan {
   let manifest: Record<string, ManifestChunk>;
   try {
     manifest = JSON.parse(readFileSync(path.join(spa, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
   } catch {
-    return [];
+    return NO_PLAN;
   }
+  // A module's file, its stylesheets and, transitively, those of the chunks it imports.
   const closure = (key: string, files = new Set<string>()): Set<string> => {
     const chunk = manifest[key];
     if (!chunk || files.has(chunk.file)) return files;
@@ -30,15 +39,43 @@ export function consoleFilesOf(spa: string): string[] {
     return files;
   };
   const page = closure('index.html');
-  return [...closure(CONSOLE_MODULE)].filter((file) => !page.has(file));
+  const consoleFiles = [...closure(CONSOLE_MODULE)].filter((file) => !page.has(file));
+  if (consoleFiles.length === 0) return { ...NO_PLAN, page: [...page] };
+  const before = new Set([...page, ...consoleFiles]);
+  return {
+    page: [...page],
+    console: consoleFiles,
+    landings: LANDING_PAGES.map(({ path: pattern, module }) => ({ path: pattern, files: [...closure(module)].filter((file) => !before.has(file)) })),
+  };
+}
+
+/** Whether `pathname` is at the router's `pattern` (`:name` one segment, a trailing `/*` anything below). */
+export function matchesPath(pattern: string, pathname: string): boolean {
+  const wanted = pattern.replace(/\/\*$/, '').split('/');
+  const given = pathname.replace(/\/$/, '').split('/');
+  if (pathname === '/' || pattern === '/') return pathname === pattern;
+  if (pattern.endsWith('/*') ? given.length < wanted.length : given.length !== wanted.length) return false;
+  return wanted.every((segment, i) => segment.startsWith(':') ? given[i] !== '' : segment === given[i]);
 }
 
 /**
- * A `Link` header's entries preloading `files` (build paths, as `assets/…`), each as the console asks
- * for it: scripts as modules, stylesheets as the build's loader adds them (with `crossorigin`), so
- * that the preloaded answer is the one used.
+ * index.html's Link header entries for a request of `pathname`: the bootstrap's scripts first (they
+ * decide everything else), then `first` (the sign-in's first question); to a browser someone was
+ * signed in with, the console's code and the page's, which the bootstrap would ask for only once it
+ * has run. A signed-out visitor is sent to sign in having downloaded nothing of the console.
  */
-export function preloadLinksOf(files: string[]): string[] {
+export function preloadLinksFor(plan: PreloadPlan, pathname: string, signedInBefore: boolean, first: string[]): string[] {
+  // The exact page first: /devices/new, not a device called "new".
+  const landing = signedInBefore ? LANDING_PAGES.find((l) => l.path === pathname) ?? LANDING_PAGES.find((l) => matchesPath(l.path, pathname)) : undefined;
+  const landingFiles = plan.landings.find((l) => l.path === landing?.path)?.files ?? [];
+  return [...linksOf(plan.page), ...first, ...(signedInBefore ? linksOf([...plan.console, ...landingFiles]) : [])];
+}
+
+/**
+ * Preload links for build files, each as the console asks for it: scripts as modules, stylesheets as
+ * the build's loader adds them (with `crossorigin`), so that the preloaded answer is the one used.
+ */
+function linksOf(files: string[]): string[] {
   return files.map((file) => (file.endsWith('.css') ? `</${file}>; rel=preload; as=style; crossorigin` : `</${file}>; rel=modulepreload`));
 }
 
