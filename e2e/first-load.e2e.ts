@@ -70,7 +70,7 @@ describe('a light first load (issue 68)', () => {
     // Its page names nothing of the console to preload: the bootstrap and the sign-in's first question.
     const signedOutPage = signedOut.fetched.find((f) => f.type === 'Document');
     const signedOutLinks = (signedOutPage?.headers.link ?? '').split(', ').map((link) => /^<([^>]+)>/.exec(link)?.[1]?.replace(/^\/assets\/|-[\w-]+\.js$/g, ''));
-    expect(signedOutLinks).toEqual(['main', 'boot', `${suite.stack.url}/idp/.well-known/openid-configuration`]);
+    expect(signedOutLinks).toEqual(['main', 'boot', '/api/config', `${suite.stack.url}/idp/.well-known/openid-configuration`]);
     await signInAtProvider(page, user);
     await page.getByText(device).first().waitFor();
     expect(page.url()).toBe(listUrl);
@@ -114,6 +114,7 @@ describe('a light first load (issue 68)', () => {
       for (const file of preloaded) expect(fetchedPaths.filter((p) => p === `/${file}`), `${file}`).toHaveLength(1);
       expect(document?.headers.vary).toContain('Cookie');
       expect(firstNetwork.fetched.filter((f) => f.url.endsWith('/.well-known/openid-configuration'))).toHaveLength(1);
+      expect(firstNetwork.fetched.filter((f) => new URL(f.url).pathname === '/api/config')).toHaveLength(1);
       // The list's question was asked as the console started, and the page found it answered: once.
       expect(firstNetwork.fetched.filter((f) => new URL(f.url).pathname === '/api/devices')).toHaveLength(1);
       // No schema library: the list's answers come as the server checked them, and it has no form.

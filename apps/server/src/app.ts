@@ -292,7 +292,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  const discoveryPreload = `<${discoveryUrlOf(deps.publicConfig.oidc.authority)}>; rel=preload; as=fetch; crossorigin=anonymous`;
+  // The bootstrap's first questions: the console's configuration (index.html names it too, for the
+  // development server) and the provider's discovery document, the sign-in's first step.
+  const firstQuestions = ['/api/config', discoveryUrlOf(deps.publicConfig.oidc.authority)].map((url) => `<${url}>; rel=preload; as=fetch; crossorigin=anonymous`);
   const preloadPlan = spa ? preloadPlanOf(spa) : undefined;
   if (spa) {
     await app.register(fastifyStatic, {
@@ -308,15 +310,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           reply.removeHeader(name);
           reply.raw.removeHeader(name);
         }
-        // The page's first questions, asked while its script loads: the console's configuration
-        // (index.html preloads it) and the provider's discovery document, the sign-in's first step.
-        // To a browser someone was signed in with, the console's code and the page's too: the
-        // bootstrap would ask for them only once it has run, and on a phone's network they are the
-        // longest downloads (issue 68). A signed-out visitor downloads nothing of the console.
+        // The page's first questions, asked while its script loads, ahead of everything else the
+        // page's six connections carry. To a browser someone was signed in with, the console's code
+        // and the page's too: the bootstrap would ask for them only once it has run, and on a
+        // phone's network they are the longest downloads (issue 68). A signed-out visitor downloads
+        // nothing of the console.
         if (isIndexPage(path) && preloadPlan) {
           const pathname = reply.request.url.split('?')[0] ?? '/';
           const signedInBefore = hasSessionHint(reply.request.headers.cookie);
-          reply.header('link', preloadLinksFor(preloadPlan, pathname, signedInBefore, [discoveryPreload]).join(', '));
+          reply.header('link', preloadLinksFor(preloadPlan, pathname, signedInBefore, firstQuestions).join(', '));
           reply.header('vary', [reply.getHeader('vary'), 'Cookie'].filter(Boolean).join(', '));
         }
       },

@@ -1,3 +1,5 @@
+import { afterNextPaint } from '../startup/after-paint';
+
 /** The navigation (history entry) whose page has had its heading focused already. */
 let arrivedAt: string | undefined;
 
@@ -24,11 +26,6 @@ export function focusOnArrival(heading: HTMLElement, key: string): void {
     if (!heading.isConnected || busyElsewhere(document.activeElement)) return;
     heading.focus({ preventScroll: true });
   });
-}
-
-/** Runs `run` in a task after the next frame is rendered. */
-function afterNextPaint(run: () => void): void {
-  requestAnimationFrame(() => setTimeout(run, 0));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AlertInbox, AlertRuleFormInput, AlertRuleList, AlertRuleSaved, Web
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiRequestError } from '../../app/api/api-error';
 import { useApi } from '../../app/api/useApi';
+import { usePainted } from '../../app/startup/after-paint';
 
 /** An organization's id, or null for the realm's rules. */
 export type AlertScope = string | null;
@@ -64,10 +65,11 @@ export function useTestAlertRule(scope: AlertScope) {
   });
 }
 
-/** The bell: read again when the live channel says it changed. */
+/** The bell: read again when the live channel says it changed; first once the page has been painted. */
 export function useAlertInbox() {
   const api = useApi();
-  return useQuery({ queryKey: alertKeys.inbox, queryFn: ({ signal }) => api.request<AlertInbox>('/api/alerts', { signal, quiet: true }) });
+  const painted = usePainted();
+  return useQuery({ queryKey: alertKeys.inbox, queryFn: ({ signal }) => api.request<AlertInbox>('/api/alerts', { signal, quiet: true }), enabled: painted });
 }
 
 export function useMarkAlertsRead() {
