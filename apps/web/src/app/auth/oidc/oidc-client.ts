@@ -50,8 +50,9 @@ class Listeners<T> {
  * it sends the browser to sign in, completes the provider's answer, checks in a hidden frame
  * (prompt=none; by a request when the provider is on the console's origin) whether the provider's
  * session is alive, renews the access token before it expires (with the refresh token, else that
- * check) and signs out at the provider (RP-initiated logout). Tokens are kept in memory only. It replaces oidc-client-ts, whose 15 kB (compressed) were
- * a twelfth of the device list's first load (issue 68) for the handful of these steps the console uses.
+ * check) and signs out at the provider (RP-initiated logout). Tokens are kept in memory only. It
+ * replaces oidc-client-ts, whose 15 kB (compressed) were a twelfth of the device list's first load
+ * (issue 68) for the handful of these steps the console uses.
  */
 export class OidcClient {
   private user: OidcUser | null = null;
