@@ -31,7 +31,8 @@ export const CONSOLE_MODULE = 'src/app/console.tsx';
  * The pages people most often open first, by the router's path patterns, each with its module as
  * the web build's manifest names it: to a browser someone was signed in with, the console server
  * preloads the page's code with the console's (console-preload.ts), so that the page is ready when
- * the console first renders. The routes name the same pages as landings (lazyPage's `landsAt`).
+ * the console first renders. The routes name the same pages as landings (lazyPage's `landsAt`), which
+ * apps/web/src/app/router/landing-pages.test.ts holds them to.
  */
 export const LANDING_PAGES: readonly { path: string; module: string }[] = [
   { path: '/', module: 'src/features/home/HomePage.tsx' },

@@ -40,6 +40,9 @@ const landings: (Landing & { preload: () => Promise<unknown> })[] = [];
 // Ranked as the router ranks them: /devices/search before /devices/:id.
 const landingAt = (pathname: string) => matchRoutes(landings, pathname)?.[0];
 
+/** Where the pages registered as landings are: the console server preloads the same (LANDING_PAGES). */
+export const landingPaths = (): string[] => landings.map((landing) => landing.path);
+
 /**
  * Starts loading the code of the page at `pathname`, when it is one people often open first: the
  * bootstrap calls this while the sign-in is still being checked, so the page's chunk is not a
