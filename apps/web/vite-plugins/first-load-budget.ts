@@ -50,7 +50,8 @@ export function firstLoadBudget(budgets: FirstLoad[]): Plugin {
         const chunks = chunksOf(bundle as OutputBundle, root, budget.modules);
         const css = [...new Set(chunks.flatMap((c) => [...((c as { viteMetadata?: { importedCss: Set<string> } }).viteMetadata?.importedCss ?? [])]))];
         const rows = [
-          ...(await Promise.all(chunks.map(async (c) => ({ file: c.fileName, kind: 'js', raw: c.code.length, sent: (await brotliBest(Buffer.from(c.code))).length })))),
+          // A chunk of stylesheets alone has no code: the build drops it, and the page loads only its CSS.
+          ...(await Promise.all(chunks.filter((c) => c.code.trim() !== '').map(async (c) => ({ file: c.fileName, kind: 'js', raw: c.code.length, sent: (await brotliBest(Buffer.from(c.code))).length })))),
           ...(await Promise.all(
             css.map(async (name) => {
               const source = Buffer.from((bundle[name] as { source: string | Uint8Array }).source);

@@ -41,3 +41,45 @@ export const LANDING_PAGES: readonly { path: string; module: string }[] = [
   { path: '/devices/new', module: 'src/features/devices/form/DeviceFormPages.tsx' },
   { path: '/devices/:id/*', module: 'src/features/devices/detail/DeviceLayout.tsx' },
 ];
+
+/**
+ * The path parameters of `pathname` at the router's `pattern` (`:name` one segment, a trailing `/*`
+ * anything below), or null where it is not there.
+ */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
+  if (pathname === '/' || pattern === '/') return pathname === pattern ? {} : null;
+  const wanted = pattern.replace(/\/\*$/, '').split('/');
+  const given = pathname.replace(/\/$/, '').split('/');
+  if (pattern.endsWith('/*') ? given.length < wanted.length : given.length !== wanted.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, segment] of wanted.entries()) {
+    const value = given[i]!;
+    if (segment.startsWith(':') ? value === '' : segment !== value) return null;
+    if (segment.startsWith(':')) {
+      const decoded = decodeSegment(value);
+      if (decoded === null) return null;
+      params[segment.slice(1)] = decoded;
+    }
+  }
+  return params;
+}
+
+/** A path segment as text; null for a malformed escape (`%E0%A4`), which no page's address holds. */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** The landing page at `pathname` and its path parameters: the exact page first (/devices/new, not a device called "new"). */
+export function landingPageAt(pathname: string): { page: (typeof LANDING_PAGES)[number]; params: Record<string, string> } | undefined {
+  const exact = LANDING_PAGES.find((page) => page.path === pathname);
+  if (exact) return { page: exact, params: {} };
+  for (const page of LANDING_PAGES) {
+    const params = matchPath(page.path, pathname);
+    if (params) return { page, params };
+  }
+  return undefined;
+}

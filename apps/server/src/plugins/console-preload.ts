@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONSOLE_MODULE, LANDING_PAGES, SESSION_HINT_COOKIE } from '@fleetlink/contract/web-paths';
+import { CONSOLE_MODULE, LANDING_PAGES, SESSION_HINT_COOKIE, landingPageAt } from '@fleetlink/contract/web-paths';
 
 /** A chunk of the web build's manifest (Vite's `build.manifest`), the part read here. */
 interface ManifestChunk {
@@ -38,7 +38,13 @@ export function preloadPlanOf(spa: string): PreloadPlan {
     for (const imported of chunk.imports ?? []) closure(imported, files);
     return files;
   };
-  const page = closure('index.html');
+  // index.html's scripts, as it names them: the build may have made its entry the bootstrap's own
+  // chunk, which the manifest then lists by the chunk's name rather than under index.html.
+  const page = new Set<string>();
+  for (const file of pageScriptsOf(spa)) {
+    const key = Object.keys(manifest).find((k) => manifest[k]!.file === file);
+    if (key) closure(key, page);
+  }
   const consoleFiles = [...closure(CONSOLE_MODULE)].filter((file) => !page.has(file));
   if (consoleFiles.length === 0) return { ...NO_PLAN, page: [...page] };
   const before = new Set([...page, ...consoleFiles]);
@@ -49,13 +55,15 @@ export function preloadPlanOf(spa: string): PreloadPlan {
   };
 }
 
-/** Whether `pathname` is at the router's `pattern` (`:name` one segment, a trailing `/*` anything below). */
-export function matchesPath(pattern: string, pathname: string): boolean {
-  const wanted = pattern.replace(/\/\*$/, '').split('/');
-  const given = pathname.replace(/\/$/, '').split('/');
-  if (pathname === '/' || pattern === '/') return pathname === pattern;
-  if (pattern.endsWith('/*') ? given.length < wanted.length : given.length !== wanted.length) return false;
-  return wanted.every((segment, i) => segment.startsWith(':') ? given[i] !== '' : segment === given[i]);
+/** The module scripts index.html loads, as build paths (`assets/…`). */
+function pageScriptsOf(spa: string): string[] {
+  let html: string;
+  try {
+    html = readFileSync(path.join(spa, 'index.html'), 'utf8');
+  } catch {
+    return [];
+  }
+  return [...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="\/([^"]+)"/g)].map((match) => match[1]!);
 }
 
 /**
@@ -65,8 +73,7 @@ export function matchesPath(pattern: string, pathname: string): boolean {
  * has run. A signed-out visitor is sent to sign in having downloaded nothing of the console.
  */
 export function preloadLinksFor(plan: PreloadPlan, pathname: string, signedInBefore: boolean, first: string[]): string[] {
-  // The exact page first: /devices/new, not a device called "new".
-  const landing = signedInBefore ? LANDING_PAGES.find((l) => l.path === pathname) ?? LANDING_PAGES.find((l) => matchesPath(l.path, pathname)) : undefined;
+  const landing = signedInBefore ? landingPageAt(pathname)?.page : undefined;
   const landingFiles = plan.landings.find((l) => l.path === landing?.path)?.files ?? [];
   return [...linksOf(plan.page), ...first, ...(signedInBefore ? linksOf([...plan.console, ...landingFiles]) : [])];
 }

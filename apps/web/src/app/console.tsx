@@ -9,13 +9,14 @@ import { createConsoleApi } from './api/console-api';
 import { createQueryClient } from './api/query-client';
 import { readAuthDetails } from './auth/token-claims';
 import type { StartupSignin } from './auth/start-session';
+import type { FirstAnswer } from './startup/first-question';
 import { prefetchLandingData } from './router/lazy-page';
 
 export { preloadLandingPage } from './router/lazy-page';
 
 /** What the bootstrap found out: the configuration and the sign-in, or why the configuration could not be loaded. */
 export type ConsoleStart =
-  | { config: PublicConfig; userManager: OidcClient; startup: Exclude<StartupSignin, { status: 'signed-out' }> }
+  | { config: PublicConfig; userManager: OidcClient; startup: Exclude<StartupSignin, { status: 'signed-out' }>; firstAnswer?: FirstAnswer }
   | { configError: unknown };
 
 /**
@@ -23,11 +24,12 @@ export type ConsoleStart =
  * renders (issue 68). (The client is the pages' twin, ApiProvider's: both read the token from the
  * user manager per request.)
  */
-async function askAhead({ config, userManager }: Extract<ConsoleStart, { config: PublicConfig }>, queryClient: QueryClient): Promise<void> {
+async function askAhead({ config, userManager, firstAnswer }: Extract<ConsoleStart, { config: PublicConfig }>, queryClient: QueryClient): Promise<void> {
   const user = await userManager.getUser();
   if (!user) return;
   const { roles } = readAuthDetails(user.access_token, config.oidc.clientId, config.roleMapping);
-  prefetchLandingData(window.location, { queryClient, api: createConsoleApi(userManager), roles });
+  // The bootstrap may have asked it already (first-question.ts): then its answer is the one used.
+  prefetchLandingData(window.location, { queryClient, api: createConsoleApi(userManager, firstAnswer), roles });
 }
 
 /** Renders the console into #root (loaded by the bootstrap once the visitor is signed in, or to show why not). */

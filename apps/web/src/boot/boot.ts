@@ -1,9 +1,11 @@
 import { currentAppUrl } from '../app/auth/return-url';
 import { hasSessionHint, rememberSession } from '../app/auth/session-hint';
 import { startSession } from '../app/auth/start-session';
+import { readAuthDetails } from '../app/auth/token-claims';
 import { createUserManager } from '../app/auth/user-manager';
 import type { ConsoleStart } from '../app/console';
 import { loadCookies } from '../app/cookies/cookies';
+import { askFirstQuestion, NO_FIRST_ANSWER } from '../app/startup/first-question';
 import { fetchPublicConfig } from '../app/startup/public-config';
 
 const loadConsole = () => import('../app/console');
@@ -37,12 +39,20 @@ async function boot(): Promise<void> {
         start = { config, userManager, startup: { status: 'failed', error, afterCallback: false } };
       }
     } else {
-      start = { config, userManager, startup };
+      // Signed in: the page's first question now, answered while the console's code downloads.
+      const user = startup.status === 'ready' ? await userManager.getUser() : null;
+      const firstAnswer = user
+        ? askFirstQuestion(window.location, user.access_token, readAuthDetails(user.access_token, config.oidc.clientId, config.roleMapping).roles)
+        : NO_FIRST_ANSWER;
+      start = { config, userManager, startup, firstAnswer };
     }
   } catch (error) {
     start = { configError: error };
   }
   const { startConsole } = await (early ?? loadConsole());
+  // The first question is on its way; the console's first render, the longest task of the load,
+  // starts in a task of its own rather than behind it.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   startConsole(start);
 }
 

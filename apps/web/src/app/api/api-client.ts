@@ -1,5 +1,6 @@
 import { GENERIC_ERROR_MESSAGE, toApiRequestError, type ApiRequestError } from './api-error';
 import { xhrUpload, type UploadProgress } from './xhr-upload';
+import type { FirstAnswer } from '../startup/first-question';
 
 /** API paths answered without a token: they are needed before anyone has signed in. */
 export const PUBLIC_API_PATHS = ['/api/config', '/api/health'];
@@ -10,6 +11,8 @@ export interface ApiClientOptions {
   /** Shows an error to the user (the alert toast). */
   onError: (message: string) => void;
   fetch?: typeof fetch;
+  /** The page's first question, asked ahead by the bootstrap: its answer is taken for the same request. */
+  firstAnswer?: FirstAnswer;
 }
 
 /**
@@ -68,10 +71,13 @@ export function createApiClient(options: ApiClientOptions) {
 
   /** fetch with the bearer token; a network failure is shown (unless the call was cancelled) and rethrown. */
   async function send(url: string, init: RequestInit & { headers: Headers }, onError: (m: string) => void): Promise<Response> {
-    const token = await tokenFor(url);
-    if (token) init.headers.set('Authorization', `Bearer ${token}`);
+    const asked = (init.method ?? 'GET') === 'GET' ? options.firstAnswer?.take(url) : undefined;
+    if (!asked) {
+      const token = await tokenFor(url);
+      if (token) init.headers.set('Authorization', `Bearer ${token}`);
+    }
     try {
-      return await doFetch(url, init);
+      return await (asked ?? doFetch(url, init));
     } catch (error) {
       // A cancelled query is not a failure the user needs to hear about.
       if (!init.signal?.aborted) onError(GENERIC_ERROR_MESSAGE);

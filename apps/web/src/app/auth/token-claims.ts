@@ -1,4 +1,6 @@
-import { rolesFromClaims, type RoleMapping } from '@fleetlink/contract';
+// Not the package's index: the bootstrap reads the roles, and the index would bring every schema.
+import { rolesFromClaims } from '@fleetlink/contract/roles';
+import type { RoleMapping } from '@fleetlink/contract';
 import { decodeJwtPayload } from './jwt-payload';
 
 export { decodeJwtPayload };

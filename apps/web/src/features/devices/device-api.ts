@@ -13,6 +13,7 @@ import type { ApiClient } from '../../app/api/api-client';
 import { ApiRequestError } from '../../app/api/api-error';
 import { quietRefresh } from '../../app/api/quiet-refresh';
 import { useApi } from '../../app/api/useApi';
+import { deviceUrl, searchUrl } from './device-urls';
 
 /** SPEC §4: the device cache refreshes every 60 seconds. */
 export const DEVICE_REFRESH_MS = 60_000;
@@ -30,16 +31,6 @@ export interface DeviceSearchParams {
   status?: DeviceStatusFilter;
   page?: number;
   size?: number;
-}
-
-export function searchUrl({ search, status, page, size }: DeviceSearchParams): string {
-  const params = new URLSearchParams();
-  if (search?.trim()) params.set('search', search.trim());
-  if (status) params.set('status', status);
-  if (page) params.set('page', String(page));
-  if (size) params.set('size', String(size));
-  const query = params.toString();
-  return query ? `/api/devices?${query}` : '/api/devices';
 }
 
 /** A search's question: by the page (useDeviceSearch), and asked ahead by the console as it starts. */
@@ -66,7 +57,7 @@ export const isDeviceGone = (err: unknown) => err instanceof ApiRequestError && 
 export const deviceQuery = (api: ApiClient, id: string) =>
   queryOptions({
     queryKey: deviceKeys.detail(id),
-    queryFn: (ctx) => api.request<Device>(`/api/device/${encodeURIComponent(id)}`, { ...quietRefresh(ctx), handled: isDeviceGone }),
+    queryFn: (ctx) => api.request<Device>(deviceUrl(id), { ...quietRefresh(ctx), handled: isDeviceGone }),
   });
 
 /**
@@ -102,7 +93,7 @@ export function useSaveDevice(id?: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (form: DeviceForm) =>
-      id ? api.put<Device>(`/api/device/${encodeURIComponent(id)}`, form) : api.post<Device>('/api/device', form),
+      id ? api.put<Device>(deviceUrl(id), form) : api.post<Device>('/api/device', form),
     onSuccess: (device) => {
       client.setQueryData(deviceKeys.detail(device.id), device);
       void client.invalidateQueries({ queryKey: deviceKeys.all });
@@ -114,7 +105,7 @@ export function useDeleteDevice(id: string) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete(`/api/device/${encodeURIComponent(id)}`),
+    mutationFn: () => api.delete(deviceUrl(id)),
     onSuccess: () => {
       client.removeQueries({ queryKey: deviceKeys.detail(id) });
       void client.invalidateQueries({ queryKey: deviceKeys.all });
@@ -132,7 +123,7 @@ export function useResetInstallationKey(id: string) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<InstallationKeyReset>(`/api/device/${encodeURIComponent(id)}/installation-key`),
+    mutationFn: () => api.post<InstallationKeyReset>(`${deviceUrl(id)}/installation-key`),
     onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.detail(id) }),
   });
 }
