@@ -17,8 +17,14 @@ const FORMS_ONLY =
   /node_modules[\\/](@mantine[\\/]form|react-number-format|i18n-iso-countries)[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/](NumberInput|Select|MultiSelect|TagsInput|Autocomplete|Combobox|PillsInput|Pill|Textarea|Checkbox|Radio|Switch|FileInput|PasswordInput|JsonInput|NumberFormatter|InputsGroupFieldset)[\\/]/;
 /** The contract's modules: they build zod schemas as they load. */
 const CONTRACT = /[\\/]packages[\\/]contract[\\/]/;
-/** Dialogs, lists and the console's form helpers: the device list opens no dialog. */
-const DIALOGS = /@mantine[\\/]core[\\/]esm[\\/]components[\\/](Modal|ModalBase|Drawer|Overlay|List|Accordion)[\\/]|[\\/]src[\\/]app[\\/]forms[\\/]/;
+/**
+ * Dialogs (with the library that keeps the page from scrolling behind one), lists and the console's
+ * form helpers: the device list opens no dialog.
+ */
+const DIALOGS =
+  /@mantine[\\/]core[\\/]esm[\\/]components[\\/](Modal|ModalBase|Drawer|Overlay|List|Accordion)[\\/]|node_modules[\\/](react-remove-scroll|react-remove-scroll-bar|use-sidecar|use-callback-ref|react-style-singleton|get-nonce)[\\/]|[\\/]src[\\/]app[\\/]forms[\\/]/;
+/** Tables and their scrolling, in a chunk of their own: the device list shows a grid unless asked for a list. */
+const TABLES = /@mantine[\\/]core[\\/]esm[\\/]components[\\/](Table|ScrollArea)[\\/]|[\\/]src[\\/]app[\\/]tables[\\/]/;
 // What the bootstrap imports.
 const boot = entryClosure(BOOT_MODULES[0]!);
 
@@ -83,6 +89,8 @@ export default defineConfig({
             // Forms' parts stay out of it (the device list has none): shared by the form pages alone.
             // So does the contract, whose modules build zod schemas as they load: what the device list
             // takes of it (roles, the live socket's constants) loads no schema, so the list loads no zod.
+            // Only the table's own modules: what they import is Mantine's core, which common holds.
+            { name: 'tables', includeDependenciesRecursively: false, test: TABLES },
             { name: 'common', minShareCount: 4, test: (id) => !FORMS_ONLY.test(id) && !CONTRACT.test(id) && !DIALOGS.test(id) },
           ],
         },

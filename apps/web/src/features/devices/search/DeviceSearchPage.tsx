@@ -1,6 +1,7 @@
 import { RealmRole } from '@fleetlink/contract';
 import { Badge, Button, Center, Group, Loader, Pagination, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
 import { Link, useSearchParams } from '../../../router/router';
 import { useSession } from '../../../app/auth/useSession';
 import { AppBreadcrumbs } from '../../../app/breadcrumbs/AppBreadcrumbs';
@@ -8,11 +9,14 @@ import { useDeviceSearch } from '../device-api';
 import { DeviceCard } from './DeviceCard';
 import { shownCount } from './device-count';
 import { DeviceSearchBox } from './DeviceSearchBox';
-import { DeviceTable } from './DeviceTable';
 import { ListModeToggle } from './ListModeToggle';
 import { useListMode } from './list-mode';
 import { SEARCH_PAGE_SIZE, searchPageOf } from './search-page-params';
 import { PageTitle } from '../../../app/a11y/PageTitle';
+
+// The list's table (Mantine's Table and ScrollArea, a chunk of their own) loads the first time the
+// devices are shown as a list: the grid, the default, does without it (issue 68).
+const DeviceTable = lazy(async () => ({ default: (await import('./DeviceTable')).DeviceTable }));
 
 /** /devices/search?tab=&search= (SPEC §2): tabs with counts, list or grid, paged on the server. */
 export function DeviceSearchPage() {
@@ -95,7 +99,15 @@ export function DeviceSearchPage() {
           ))}
         </SimpleGrid>
       ) : (
-        <DeviceTable devices={data.devices} />
+        <Suspense
+          fallback={
+            <Center py="lg">
+              <Loader size="sm" aria-label="Loading the list" />
+            </Center>
+          }
+        >
+          <DeviceTable devices={data.devices} />
+        </Suspense>
       )}
       {pages > 1 ? (
         <Center>
