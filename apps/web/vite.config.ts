@@ -79,18 +79,19 @@ export default defineConfig({
             { name: 'zod', test: /node_modules[\\/]zod[\\/]|zod-without-eval/ },
             // Every page needs these and they change far less often than the console: cached across releases.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            // What many pages share (Mantine's common components, the console's own helpers) in one
-            // chunk: left to itself the bundler cuts the device list's first load into some seventy
-            // small chunks, each a request with its headers (1 kB and more: the security headers).
+            // The tables, their own modules only: what they import is Mantine's core, which common holds
+            // (nothing of common imports them, so the two chunks import each other in one direction).
+            { name: 'tables', includeDependenciesRecursively: false, test: TABLES },
             // The bootstrap and what it imports, in a chunk of its own whoever else shares it (the
             // console reads cookies too), which is index.html's script: a signed-out visitor loads
             // this, the OIDC client with it, no more.
             { name: 'boot', test: (id) => boot.has(id) },
+            // What many pages share (Mantine's common components, the console's own helpers) in one
+            // chunk: left to itself the bundler cuts the device list's first load into some seventy
+            // small chunks, each a request with its headers (1 kB and more: the security headers).
             // Forms' parts stay out of it (the device list has none): shared by the form pages alone.
             // So does the contract, whose modules build zod schemas as they load: what the device list
             // takes of it (roles, the live socket's constants) loads no schema, so the list loads no zod.
-            // Only the table's own modules: what they import is Mantine's core, which common holds.
-            { name: 'tables', includeDependenciesRecursively: false, test: TABLES },
             { name: 'common', minShareCount: 4, test: (id) => !FORMS_ONLY.test(id) && !CONTRACT.test(id) && !DIALOGS.test(id) },
           ],
         },
