@@ -54,12 +54,13 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
   const params: Record<string, string> = {};
   for (const [i, segment] of wanted.entries()) {
     const value = given[i]!;
-    if (segment.startsWith(':') ? value === '' : segment !== value) return null;
-    if (segment.startsWith(':')) {
-      const decoded = decodeSegment(value);
-      if (decoded === null) return null;
-      params[segment.slice(1)] = decoded;
+    if (!segment.startsWith(':')) {
+      if (segment !== value) return null;
+      continue;
     }
+    const decoded = value === '' ? null : decodeSegment(value);
+    if (decoded === null) return null;
+    params[segment.slice(1)] = decoded;
   }
   return params;
 }

@@ -1,6 +1,8 @@
+import { RealmRole } from '@fleetlink/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { createApiClient, needsBearerToken } from './api-client';
 import { ApiRequestError, GENERIC_ERROR_MESSAGE } from './api-error';
+import { askFirstQuestion } from '../startup/first-question';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -106,22 +108,14 @@ describe('createApiClient', () => {
 });
 
 describe("the bootstrap's answer to the page's first question", () => {
-  const answered = (url: string, response: Response) => {
-    let left: Promise<Response> | undefined = Promise.resolve(response);
-    return {
-      take: (wanted: string) => {
-        if (wanted !== url || !left) return undefined;
-        const taken = left;
-        left = undefined;
-        return taken;
-      },
-    };
-  };
+  /** The bootstrap's question asked at `path` (first-question.ts), answered with `response`. */
+  const askedAhead = (path: string, response: Response) =>
+    askFirstQuestion(new URL(path, 'https://console.example'), 'token-1', [RealmRole.User], async () => response);
 
   it('is taken for the same question, once, and read as an answer of its own would be', async () => {
     const fetch = vi.fn(async () => json(200, { asked: 'again' }));
     const onError = vi.fn();
-    const api = createApiClient({ getAccessToken: async () => 'token-1', onError, fetch, firstAnswer: answered('/api/devices?size=24', json(200, { asked: 'ahead' })) });
+    const api = createApiClient({ getAccessToken: async () => 'token-1', onError, fetch, firstAnswer: askedAhead('/devices/search', json(200, { asked: 'ahead' })) });
     await expect(api.get('/api/devices?size=24')).resolves.toEqual({ asked: 'ahead' });
     expect(fetch).not.toHaveBeenCalled();
     await expect(api.get('/api/devices?size=24')).resolves.toEqual({ asked: 'again' });
@@ -130,7 +124,7 @@ describe("the bootstrap's answer to the page's first question", () => {
 
   it('is not taken for another question, nor for a change', async () => {
     const fetch = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => json(200, {}));
-    const api = createApiClient({ getAccessToken: async () => 'token-1', onError: vi.fn(), fetch, firstAnswer: answered('/api/device/d1', json(200, { id: 'd1' })) });
+    const api = createApiClient({ getAccessToken: async () => 'token-1', onError: vi.fn(), fetch, firstAnswer: askedAhead('/devices/d1', json(200, { id: 'd1' })) });
     await api.get('/api/device/d2');
     await api.put('/api/device/d1', { name: 'renamed' });
     expect(fetch.mock.calls.map((call) => [call[0], call[1]?.method])).toEqual([
@@ -141,8 +135,8 @@ describe("the bootstrap's answer to the page's first question", () => {
 
   it('that is an error is told as the page would tell its own', async () => {
     const onError = vi.fn();
-    const api = createApiClient({ getAccessToken: async () => 'token-1', onError, fetch: vi.fn(), firstAnswer: answered('/api/devices', json(503, { code: 'UNAVAILABLE', message: 'The database is not reachable.' })) });
-    await expect(api.get('/api/devices')).rejects.toBeInstanceOf(ApiRequestError);
+    const api = createApiClient({ getAccessToken: async () => 'token-1', onError, fetch: vi.fn(), firstAnswer: askedAhead('/devices/search', json(503, { code: 'UNAVAILABLE', message: 'The database is not reachable.' })) });
+    await expect(api.get('/api/devices?size=24')).rejects.toBeInstanceOf(ApiRequestError);
     expect(onError).toHaveBeenCalledWith('The database is not reachable.');
   });
 });
