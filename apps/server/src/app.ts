@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, LEGACY_SILENT_CHECK_PATH, SILENT_CHECK_PATH, type PublicConfig } from '@fleetlink/contract';
 import { cutSlowRequests, SLOW_BODY_MESSAGE, slowHeaderOptions } from '@fleetlink/contract/slow-requests';
@@ -66,6 +65,7 @@ import { cacheControlFor, isIndexPage } from './plugins/static-caching.js';
 import { headersToDropFor } from './plugins/asset-headers.js';
 import { hasSessionHint, preloadLinksFor, preloadPlanOf } from './plugins/console-preload.js';
 import { registerCompression } from './plugins/compression.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
 import { dropUnusedConnectionsOnClose } from './plugins/unused-connections.js';
 import { registerControlCharacterCheck } from './plugins/control-characters.js';
@@ -124,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const issuerOrigin = new URL(deps.publicConfig.oidc.authority).origin;
   const spa = deps.webDist && existsSync(deps.webDist) ? deps.webDist : undefined;
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     // HSTS is sent by the hook below, and only on https: over http a browser must ignore it anyway,
     // and a console reached over plain http (the embedded default) has no business announcing it.
     strictTransportSecurity: false,

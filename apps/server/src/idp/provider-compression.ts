@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import { compressAnswer, varyOnEncoding } from '../lib/http-compression.js';
 
-function bodyBytes(body: unknown): Buffer | undefined {
-  if (typeof body === 'string') return Buffer.from(body);
+function wholeBody(body: unknown): Buffer | string | undefined {
+  if (typeof body === 'string') return body;
   if (Buffer.isBuffer(body)) return body;
   // Koa writes a plain object as JSON when it answers; streams are left alone.
   if (body && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function') return Buffer.from(JSON.stringify(body));
@@ -21,7 +21,7 @@ export const compressProviderAnswers: Middleware = async (ctx, next) => {
     contentType: ctx.response.get('content-type'),
     contentEncoding: ctx.response.get('content-encoding') || undefined,
     acceptEncoding: ctx.get('accept-encoding'),
-    body: bodyBytes(ctx.body),
+    body: wholeBody(ctx.body),
   });
   if (!plan) return;
   ctx.set('vary', varyOnEncoding(ctx.response.get('vary') || undefined));

@@ -36,7 +36,8 @@ export function chooseEncoding(acceptEncoding: string | string[] | undefined): C
  * percent. In the calling thread: the answers compressed here are JSON and pages (about 1 ms for
  * 100 kB), files and downloads are streams and are not.
  */
-function compressBody(body: Buffer, encoding: ContentEncoding): Buffer {
+function compressBody(text: Buffer | string, encoding: ContentEncoding): Buffer {
+  const body = typeof text === 'string' ? Buffer.from(text) : text;
   return encoding === 'br'
     ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
     : gzipSync(body, { level: 6 });
@@ -49,8 +50,11 @@ export interface OutgoingAnswer {
   contentType: string | number | string[] | undefined;
   contentEncoding: string | number | string[] | undefined;
   acceptEncoding: string | string[] | undefined;
-  /** The body when it is whole in memory; undefined for a stream, which is sent as it is. */
-  body: Buffer | undefined;
+  /**
+   * The body when it is whole in memory; undefined for a stream, which is sent as it is. A string is
+   * turned into bytes only when it is compressed: most API answers go out as they are, uncopied.
+   */
+  body: Buffer | string | undefined;
 }
 
 /**
@@ -59,7 +63,7 @@ export interface OutgoingAnswer {
  */
 export function compressAnswer(answer: OutgoingAnswer): { compressed?: Buffer; encoding?: ContentEncoding } | undefined {
   const { body } = answer;
-  if (!body || body.length < COMPRESS_MIN_BYTES || answer.method === 'HEAD' || answer.status === 204 || answer.status === 304) return undefined;
+  if (body === undefined || (typeof body === 'string' ? Buffer.byteLength(body) : body.length) < COMPRESS_MIN_BYTES || answer.method === 'HEAD' || answer.status === 204 || answer.status === 304) return undefined;
   if (answer.contentEncoding || !isCompressibleType(answer.contentType)) return undefined;
   const encoding = chooseEncoding(answer.acceptEncoding);
   return encoding ? { compressed: compressBody(body, encoding), encoding } : {};

@@ -14,7 +14,7 @@ export function registerCompression(app: FastifyInstance) {
       contentType: reply.getHeader('content-type'),
       contentEncoding: reply.getHeader('content-encoding'),
       acceptEncoding: req.headers['accept-encoding'],
-      body: typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined,
+      body: typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : undefined,
     });
     if (!plan) return done(null, payload);
     reply.header('vary', varyOnEncoding(reply.getHeader('vary')));

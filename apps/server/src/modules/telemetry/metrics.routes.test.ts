@@ -110,6 +110,8 @@ describe('device metrics and timeline API', () => {
 
     const metrics = metricsResponseSchema.parse(await (await get(`/api/device/${dev.id}/metrics`, member)).json());
     expect(metrics.map((m) => m.systemLoad)).toEqual([0.25, 0.5]);
+    // To the millisecond, as stored (issue 69: the times are made in the console from epoch milliseconds).
+    expect(metrics.map((m) => m.time)).toEqual([at(2 * HOUR).toISOString(), at(1 * HOUR).toISOString()]);
     const longer = metricsResponseSchema.parse(await (await get(`/api/device/${dev.id}/metrics?hours=48`, member)).json());
     expect(longer.map((m) => m.systemLoad)).toEqual([0.9, 0.25, 0.5]);
 

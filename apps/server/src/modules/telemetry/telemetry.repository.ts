@@ -2,6 +2,7 @@ import { and, asc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { MetricsSample } from '@fleetlink/contract';
 import type { Db, DbExecutor } from '../../db/client.js';
 import type { Member } from '../../auth/principal.js';
+import { isoTimes } from '../../lib/iso-times.js';
 import { memberRoleIn, roleWithin, type OrganizationRole } from '../organizations/membership.repository.js';
 import { deviceMetrics, deviceOnlinePeriods, devices, deviceServers, organizations, servers } from '../../db/schema/index.js';
 
@@ -253,31 +254,46 @@ export class TelemetryRepository {
 
   /**
    * A device's load samples since `since`, as the API answers them (ISO times), with the member's
-   * role in its organization (undefined: none; no row: no such device): one prepared statement,
-   * the samples made JSON by PostgreSQL (a day of them is 288).
+   * role in its organization (undefined: none; no row: no such device): one prepared statement.
+   * The samples come as two JSON arrays, times in epoch milliseconds and loads: PostgreSQL writing
+   * a day of them (288) as objects with to_char took 1.1 ms of its CPU per call, the arrays 0.3 ms
+   * (JSON, not PostgreSQL arrays: node-postgres parses a JSON array ten times faster). The ISO
+   * strings are made here (issue 69).
    */
   async metricsForMember(deviceId: string, member: Member, since: Date): Promise<{ role?: OrganizationRole; samples: MetricsSample[] } | undefined> {
     this.metricsStatement ??= this.prepareMetrics();
     const [row] = await this.metricsStatement.execute({ id: deviceId, username: member.username, since: since.toISOString() });
-    return row && { role: roleWithin(member, row.organizationId, row.role), samples: row.samples };
+    if (!row) return undefined;
+    const loads = row.loads ?? [];
+    return {
+      role: roleWithin(member, row.organizationId, row.role),
+      samples: isoTimes(row.times ?? []).map((time, i) => ({ time, systemLoad: loads[i]! })),
+    };
   }
 
   private metricsStatement?: ReturnType<TelemetryRepository['prepareMetrics']>;
 
   private prepareMetrics() {
+    // floor(numeric * 1000): the exact millisecond, as to_char's MS was; a float would round
+    // some times a millisecond down.
+    const samples = this.db
+      .select({
+        times: sql<number[] | null>`json_agg(floor(extract(epoch from ${deviceMetrics.time}) * 1000)::int8 order by ${deviceMetrics.time})`.as('times'),
+        loads: sql<number[] | null>`json_agg(${deviceMetrics.systemLoad} order by ${deviceMetrics.time})`.as('loads'),
+      })
+      .from(deviceMetrics)
+      .where(and(eq(deviceMetrics.deviceId, devices.id), gte(deviceMetrics.time, sql`${sql.placeholder('since')}::timestamptz`)))
+      .as('samples');
     return this.db
       .select({
         organizationId: devices.organizationId,
         role: memberRoleIn(devices.organizationId, sql.placeholder('username')),
-        samples: sql<MetricsSample[]>`coalesce((select json_agg(json_build_object(
-            'time', to_char(${deviceMetrics.time} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'systemLoad', ${deviceMetrics.systemLoad}) order by ${deviceMetrics.time})
-          from ${deviceMetrics} where ${deviceMetrics.deviceId} = ${devices.id} and ${deviceMetrics.time} >= ${sql.placeholder('since')}::timestamptz), '[]'::json)`,
+        times: samples.times,
+        loads: samples.loads,
       })
       .from(devices)
-      // A join, so that drizzle names each column's table: it leaves the names out of a statement
-      // on one table, and the sub-selects would compare their own columns.
       .innerJoin(organizations, eq(organizations.id, devices.organizationId))
+      .leftJoinLateral(samples, sql`true`)
       .where(eq(devices.id, sql.placeholder('id')))
       .prepare('device_metrics_for_member');
   }
