@@ -4,7 +4,7 @@ import type { Db, DbExecutor } from '../../db/client.js';
 import type { Member } from '../../auth/principal.js';
 import { isoTimes } from '../../lib/iso-times.js';
 import { memberRoleIn, roleWithin, type OrganizationRole } from '../organizations/membership.repository.js';
-import { deviceMetrics, deviceOnlinePeriods, devices, deviceServers, organizations, servers } from '../../db/schema/index.js';
+import { deviceMetrics, deviceOnlinePeriods, devices, deviceServers, servers } from '../../db/schema/index.js';
 
 /** How far a device's clock may be off the console's before its load samples are not believed. */
 export const DEVICE_CLOCK_SKEW_MINUTES = 5;
@@ -292,7 +292,6 @@ export class TelemetryRepository {
         loads: samples.loads,
       })
       .from(devices)
-      .innerJoin(organizations, eq(organizations.id, devices.organizationId))
       .leftJoinLateral(samples, sql`true`)
       .where(eq(devices.id, sql.placeholder('id')))
       .prepare('device_metrics_for_member');
