@@ -124,22 +124,32 @@ export class DevicesRepository {
   }
 
   /**
-   * What the agent reports about itself (at each connect, and when it changes). The row is left
-   * alone when the report is the same as the last: a fleet reconnecting at once (a message server
-   * restarted) would otherwise rewrite every device's row, its indexes and its search document's
-   * check, for nothing (issue 70).
+   * What agents report about themselves (at each connect, and when it changes), many devices' in
+   * one statement; answers the ids whose row changed. A row is left alone when its report is the
+   * same as the last: a fleet reconnecting at once (a message server restarted) would otherwise
+   * rewrite every device's row, its indexes and its search document's check, for nothing, and one
+   * statement per device was the most of a reconnecting fleet's round trips (issue 70). Rows are
+   * locked in id order, as the state batches lock them, so two consoles' batches cannot deadlock;
+   * of two reports of one device, the later one is written.
    */
-  async updateReported(id: string, values: Pick<DeviceRow, 'properties' | 'addresses' | 'drives'>): Promise<void> {
-    const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
-    await this.db
-      .update(devices)
-      .set({ ...values, updatedAt: new Date() })
-      .where(
-        and(
-          eq(devices.id, id),
-          sql`(${devices.properties}, ${devices.addresses}, ${devices.drives}) is distinct from (${json(values.properties)}, ${json(values.addresses)}, ${json(values.drives)})`,
-        ),
-      );
+  async updateReported(reports: ({ id: string } & Pick<DeviceRow, 'properties' | 'addresses' | 'drives'>)[]): Promise<Set<string>> {
+    const latest = [...new Map(reports.map((r) => [r.id, r])).values()];
+    if (!latest.length) return new Set();
+    const column = (of: (r: (typeof latest)[number]) => unknown) => sql.param(latest.map((r) => JSON.stringify(of(r))));
+    const result = await this.db.execute<{ id: string }>(sql`
+      with v(id, properties, addresses, drives) as (
+        select * from unnest(${sql.param(latest.map((r) => r.id))}::uuid[], ${column((r) => r.properties)}::jsonb[],
+          ${column((r) => r.addresses)}::jsonb[], ${column((r) => r.drives)}::jsonb[])
+      ),
+      changed as (
+        select d.id from ${devices} d join v on v.id = d.id
+        where (d.properties, d.addresses, d.drives) is distinct from (v.properties, v.addresses, v.drives)
+        order by d.id for update of d
+      )
+      update ${devices} d set properties = v.properties, addresses = v.addresses, drives = v.drives, updated_at = now()
+      from v join changed on changed.id = v.id where d.id = v.id
+      returning d.id as id`);
+    return new Set(result.rows.map((r) => r.id));
   }
 
   async delete(id: string): Promise<void> {

@@ -344,6 +344,16 @@ describe('search, tags and reindex', () => {
     const before = await version();
     await setRow(id, { lastResponse: new Date(), latency: 7 });
     expect(await version()).toBe(before);
+    // Going offline and back changes the search row's status alone (migration 0034); with a new
+    // hostname at once, its document too; a search row gone missing is made again.
+    await setRow(id, { online: false });
+    expect(await search('search=follow-host')).toMatchObject({ totals: { ALL: 1, ONLINE: 0, OFFLINE: 1 } });
+    await setRow(id, { online: true, properties: { hostname: 'back-host' } });
+    expect(await search('search=follow-host')).toMatchObject({ totals: { ALL: 0 } });
+    expect(await search('search=back-host')).toMatchObject({ totals: { ALL: 1, ONLINE: 1, OFFLINE: 0 } });
+    await c.database.db.delete(deviceSearch).where(eq(deviceSearch.deviceId, id));
+    await setRow(id, { online: false });
+    expect(await search('search=back-host')).toMatchObject({ totals: { ALL: 1, ONLINE: 0, OFFLINE: 1 } });
     expect((await api(`/api/device/${id}`, ADMIN, { method: 'DELETE' })).status).toBe(204);
     expect(await search('search=moved')).toMatchObject({ devices: [], totals: { ALL: 0 } });
   });

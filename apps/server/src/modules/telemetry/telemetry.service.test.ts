@@ -212,6 +212,51 @@ describe('telemetry batching', () => {
     expect((await deviceRow(database.db, d.id)).properties).toEqual({ hostname: 'kiosk-2' });
   });
 
+  it("writes many devices' reports in one statement, the later of one device's two, and a bad one costs only its own message", async () => {
+    const statements: number[] = [];
+    const reports = new (class extends DevicesRepository {
+      override updateReported(batch: Parameters<DevicesRepository['updateReported']>[0]) {
+        statements.push(batch.length);
+        return super.updateReported(batch);
+      }
+    })(database.db, new InstallationKeys(new SecretBox(randomBytes(32))));
+    const changes: string[] = [];
+    const live = { device: (id: string, part: string) => void (part === 'reported' && changes.push(id)) } as unknown as TelemetryOptions['live'];
+    const c = consoleWith(hub, { devices: reports, live });
+    const fleet = await Promise.all(Array.from({ length: 30 }, () => createDevice(database.db)));
+    const report = (id: string, hostname: string) =>
+      c.handle('s', id, { kind: 'properties', payload: { properties: { hostname, quote: `"\\'{}` }, addresses: [{ type: 'LOCAL', ip: '10.0.0.2' }], drives: [] } });
+    const first = fleet[0]!.id;
+    const hosts = async () => {
+      const rows = await database.db.select({ id: devices.id, properties: devices.properties, addresses: devices.addresses }).from(devices).where(inArray(devices.id, fleet.map((d) => d.id)));
+      expect(rows.every((r) => r.addresses[0]?.ip === '10.0.0.2' && r.properties!.quote === `"\\'{}`)).toBe(true);
+      return new Map(rows.map((r) => [r.id, r.properties!.hostname]));
+    };
+    await Promise.all([...fleet.map((d, i) => report(d.id, `host-${i}`)), report(first, 'host-later')]);
+    expect(statements).toEqual([31]);
+    const written = await hosts();
+    expect(written.get(first)).toBe('host-later');
+    fleet.slice(1).forEach((d, i) => expect(written.get(d.id)).toBe(`host-${i + 1}`));
+    expect([...new Set(changes)].sort()).toEqual(fleet.map((d) => d.id).sort());
+
+    // The same reports again, at once: no row is written, no page told, still one statement.
+    statements.length = 0;
+    changes.length = 0;
+    await Promise.all(fleet.slice(1).map((d, i) => report(d.id, `host-${i + 1}`)));
+    expect(statements).toEqual([29]);
+    expect(changes).toEqual([]);
+
+    // PostgreSQL's jsonb takes no NUL character: that report alone is refused; the batch's
+    // statement fails for it, and each report is then written on its own.
+    statements.length = 0;
+    const handled = await Promise.allSettled([report(first, 'host-again'), report(fleet[1]!.id, 'bad\u0000'), report(fleet[2]!.id, 'host-new')]);
+    expect(handled.map((h) => h.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(statements).toEqual([3, 1, 1, 1]);
+    const after = await hosts();
+    expect([after.get(first), after.get(fleet[1]!.id), after.get(fleet[2]!.id)]).toEqual(['host-again', 'host-1', 'host-new']);
+    await c.stop();
+  });
+
   it('the silence sweep takes offline, together, the devices not heard from for three heartbeats', async () => {
     const [quiet, alsoQuiet, talking] = await Promise.all([1, 2, 3].map(() => createDevice(database.db)));
     const long = new Date(Date.now() - 10 * 60_000);

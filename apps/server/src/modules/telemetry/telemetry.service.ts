@@ -73,6 +73,12 @@ export class TelemetryService implements DeviceTrafficHandler {
     waitMs: WAITING_BATCH_WAIT_MS,
     write: (states) => this.writeStates(states),
   });
+  /** Agents' reports (properties, addresses, drives), sent at each connect: written together, as states are. */
+  private readonly reports = new WriteBatch<Parameters<DevicesRepository['updateReported']>[0][number], boolean | Error>({
+    max: WAITING_BATCH_MAX,
+    waitMs: WAITING_BATCH_WAIT_MS,
+    write: (reports) => this.writeReports(reports),
+  });
   /** Pings due, claimed together: after a restart every heartbeat finds its device's ping due. */
   private readonly pingClaims = new WriteBatch<{ deviceId: string; seconds: number }, boolean>({
     max: WAITING_BATCH_MAX,
@@ -99,6 +105,7 @@ export class TelemetryService implements DeviceTrafficHandler {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await this.states.flush();
+    await this.reports.flush();
     await this.pingClaims.flush();
     await this.flush().catch(() => {});
   }
@@ -196,19 +203,20 @@ export class TelemetryService implements DeviceTrafficHandler {
         this.scheduleFlush();
         this.maybePing(deviceId, serverId, false);
         return;
-      case 'properties':
-        // (A device deleted meanwhile: the update touches no row.)
-        await this.o.devices.updateReported(deviceId, {
-          properties: message.payload.properties,
-          addresses: message.payload.addresses,
-          drives: message.payload.drives,
-        });
-        if (message.payload.monitors) await this.o.monitorReadings?.recordReadings(deviceId, message.payload.monitors, now);
-        this.o.live?.device(deviceId, 'reported');
+      case 'properties': {
+        const { properties, addresses, drives, monitors } = message.payload;
         // Proof of life like a heartbeat, written with them.
         this.beats.set(deviceId, now);
         this.scheduleFlush();
+        release?.();
+        // (A device deleted meanwhile: the update touches no row.)
+        const changed = await this.reports.add({ id: deviceId, properties, addresses, drives });
+        if (changed instanceof Error) throw changed;
+        if (monitors) await this.o.monitorReadings?.recordReadings(deviceId, monitors, now);
+        // A page hears of what changed: the same report at each reconnect is no news.
+        if (changed || monitors?.length) this.o.live?.device(deviceId, 'reported');
         return;
+      }
       case 'metrics': {
         const time = new Date(message.payload.time);
         // A device's clock may run a little ahead; a sample from further on would sit on the chart for good.
@@ -261,6 +269,23 @@ export class TelemetryService implements DeviceTrafficHandler {
     }
     if (cameOnline.length) this.o.onOnline?.(cameOnline);
     return done;
+  }
+
+  /**
+   * A batch of reports in one statement; when it fails (a report PostgreSQL refuses, say), each on
+   * its own, so that one device's bad report costs only its own message (answered as its error).
+   */
+  private async writeReports(reports: Parameters<DevicesRepository['updateReported']>[0]): Promise<(boolean | Error)[]> {
+    try {
+      const changed = await this.o.devices.updateReported(reports);
+      return reports.map((r) => changed.has(r.id));
+    } catch (err) {
+      if (reports.length === 1) return [err as Error];
+      this.o.log.warn({ err: (err as Error).message, reports: reports.length }, 'reports not written together: written one by one');
+      const answers: (boolean | Error)[] = [];
+      for (const r of reports) answers.push(await this.o.devices.updateReported([r]).then((one) => one.has(r.id), (e: Error) => e));
+      return answers;
+    }
   }
 
   /** One device's state on its own: an older agent's, or the batch's statement failed. */
