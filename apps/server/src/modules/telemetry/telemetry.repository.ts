@@ -111,22 +111,32 @@ export class TelemetryRepository {
   }
 
   /**
-   * A heartbeat that finds its device offline brings it back, unless the device went offline after
-   * the heartbeat arrived: a heartbeat that waited in one console's batch while another console
-   * applied the device's last will (or swept it) is older news (issue 61 found it bringing a dead
-   * agent's device back for three heartbeats). The device's row is locked first, so a will being
-   * applied at the same moment is seen.
+   * Heartbeats that found their devices offline bring them back, many in one transaction, unless a
+   * device went offline after its heartbeat arrived: a heartbeat that waited in one console's batch
+   * while another console applied the device's last will (or swept it) is older news (issue 61
+   * found it bringing a dead agent's device back for three heartbeats). The rows are locked first,
+   * in id order as every batch locks them, so a will being applied at the same moment is seen by
+   * the second statement. Answers the devices brought back. One device at a time, this was five
+   * round trips each, serially: a fleet swept offline during a slow reconnect storm and then heard
+   * again held the traffic behind thousands of them (issue 70).
    */
-  async setOnlineByHeartbeat(deviceId: string, at: Date): Promise<boolean> {
+  async setOnlineByHeartbeats(beats: Map<string, Date>): Promise<string[]> {
+    if (!beats.size) return [];
+    const ids = sql.param([...beats.keys()]);
+    const ats = sql.param([...beats.values()].map((at) => at.toISOString()));
     return this.db.transaction(async (tx) => {
-      await tx.select({ id: devices.id }).from(devices).where(eq(devices.id, deviceId)).for('update');
-      const [ended] = await tx
-        .select({ end: deviceOnlinePeriods.end })
-        .from(deviceOnlinePeriods)
-        .where(and(eq(deviceOnlinePeriods.deviceId, deviceId), gte(deviceOnlinePeriods.end, at)))
-        .limit(1);
-      if (ended) return false;
-      return this.changeOnline(tx, deviceId, true, at);
+      await tx.execute(sql`select id from ${devices} where id = any(${ids}::uuid[]) order by id for update`);
+      const result = await tx.execute<{ id: string }>(sql`
+        with v(id, at) as (select * from unnest(${ids}::uuid[], ${ats}::timestamptz[])),
+        applied as (
+          update ${devices} d set online = true, last_response = v.at from v
+          where d.id = v.id and not d.online
+            and not exists (select 1 from ${deviceOnlinePeriods} p where p.device_id = d.id and p."end" >= v.at)
+          returning d.id, v.at
+        ),
+        started as (insert into ${deviceOnlinePeriods} (device_id, start) select id, at from applied)
+        select id from applied`);
+      return result.rows.map((r) => r.id);
     });
   }
 

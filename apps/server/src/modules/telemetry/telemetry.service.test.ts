@@ -312,6 +312,37 @@ describe('telemetry batching', () => {
     await Promise.all([a.stop(), b.stop()]);
   });
 
+  it('brings many devices swept offline back with their heartbeats in one go, but not one that went offline after its heartbeat', async () => {
+    const calls: number[] = [];
+    const repo = new (class extends TelemetryRepository {
+      override setOnlineByHeartbeats(beats: Map<string, Date>) {
+        calls.push(beats.size);
+        return super.setOnlineByHeartbeats(beats);
+      }
+    })(database.db);
+    const cameOnline: string[] = [];
+    const c = consoleWith(hub, { repo, onOnline: (ids) => void cameOnline.push(...ids) });
+    const fleet = await Promise.all(Array.from({ length: 40 }, () => createDevice(database.db)));
+    for (const d of fleet) await c.handle('s', d.id, { kind: 'state', payload: { online: true, session: 1 } });
+    // Silent for long: swept offline, as during a slow reconnect storm.
+    await database.db.update(devices).set({ lastResponse: new Date(Date.now() - 10 * 60_000) }).where(inArray(devices.id, fleet.map((d) => d.id)));
+    expect((await c.sweep()).length).toBeGreaterThanOrEqual(40);
+    cameOnline.length = 0;
+    for (const d of fleet) await c.handle('s', d.id, { kind: 'heartbeat', payload: { time: new Date().toISOString() } });
+    // The last one's online period ended after its heartbeat arrived (another console's will): older news.
+    const late = fleet.at(-1)!.id;
+    await database.db.update(deviceOnlinePeriods).set({ end: new Date(Date.now() + 1000) }).where(eq(deviceOnlinePeriods.deviceId, late));
+    await c.flush();
+    expect(calls).toEqual([40]);
+    const back = fleet.slice(0, -1).map((d) => d.id);
+    expect(cameOnline.sort()).toEqual([...back].sort());
+    const rows = await database.db.select({ id: devices.id, online: devices.online }).from(devices).where(inArray(devices.id, fleet.map((d) => d.id)));
+    expect(rows.filter((r) => r.online).map((r) => r.id).sort()).toEqual([...back].sort());
+    for (const id of back) expect((await periods(id)).map((p) => p.end === null)).toEqual([false, true]);
+    expect((await periods(late)).every((p) => p.end !== null)).toBe(true);
+    await c.stop();
+  });
+
   it('a last will after a heartbeat that is still waiting leaves the device offline', async () => {
     const c = await createDevice(database.db);
     await svc.handle('s', c.id, { kind: 'state', payload: { online: true } });

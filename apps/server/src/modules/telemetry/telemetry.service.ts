@@ -136,18 +136,16 @@ export class TelemetryService implements DeviceTrafficHandler {
           this.o.log.warn({ err: err.message, heartbeats: beats.size }, 'heartbeats could not be written');
           return [];
         });
-        // A heartbeat from a device the console thought offline (swept, or its will arrived late).
-        for (const id of notOnline) {
-          await repo
-            .setOnlineByHeartbeat(id, beats.get(id)!)
-            .then((changed) => {
-              if (!changed) return;
-              this.stateChanged(id, true);
-              // Its online state went to no console (none was subscribed, or it was dropped as
-              // stale): what a console does for a device that comes online is done now.
-              this.o.onOnline?.([id]);
-            })
-            .catch((err: Error) => this.o.log.warn({ deviceId: id, err: err.message }, 'online state could not be written'));
+        // Heartbeats from devices the console thought offline (swept, or their will arrived late).
+        if (notOnline.length) {
+          const back = await repo.setOnlineByHeartbeats(new Map(notOnline.map((id) => [id, beats.get(id)!]))).catch((err: Error) => {
+            this.o.log.warn({ err: err.message, devices: notOnline.length }, 'online states could not be written');
+            return [];
+          });
+          for (const id of back) this.stateChanged(id, true);
+          // Their online states went to no console (none was subscribed, or they were dropped as
+          // stale): what a console does for devices that come online is done now.
+          if (back.length) this.o.onOnline?.(back);
         }
         const early = await repo.addMetrics(samples).catch((err: Error) => {
           this.o.log.warn({ err: err.message, samples: samples.length }, 'load samples could not be written');
