@@ -123,6 +123,7 @@ describe('DeviceWorkQueue', () => {
     await tick();
     // Nine jobs admitted the reader after them; the tenth holds it.
     expect(queue.backlog).toBe(10);
+    expect(queue.behind).toBe(true);
     expect(admitted).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     open();
     await new Promise<void>((resolve) => {
@@ -131,5 +132,8 @@ describe('DeviceWorkQueue', () => {
     });
     await Promise.all(jobs);
     expect(queue.backlog).toBe(0);
+    expect(queue.behind).toBe(false);
+    // Without a bound, never behind.
+    expect(new DeviceWorkQueue(2).behind).toBe(false);
   });
 });

@@ -38,6 +38,11 @@ export class DeviceWorkQueue {
     return this.unsettled;
   }
 
+  /** At least half the bound is waiting: messages are read more slowly than they come (a storm). */
+  get behind(): boolean {
+    return this.unsettled >= this.maxBacklog / 2;
+  }
+
   /** Calls `go` now while the backlog is under its maximum, else once it has fallen to half. */
   admit(go: () => void): void {
     if (this.unsettled < this.maxBacklog) go();

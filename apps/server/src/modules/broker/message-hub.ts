@@ -217,6 +217,11 @@ export class MessageHub {
     return { handled: this.counts.handled, backlog: this.work.backlog, droppedBy: this.droppedBy };
   }
 
+  /** Whether device messages wait to be handled here faster than they are (half the backlog's bound or more). */
+  behind(): boolean {
+    return this.work.behind;
+  }
+
   private drop(why: keyof MessageHub['droppedBy']) {
     this.counts.dropped++;
     this.droppedBy[why]++;

@@ -148,6 +148,7 @@ export async function startMessaging(o: {
     },
     monitorReadings: new MonitorsRepository(traffic),
     live,
+    behind: () => hub.behind(),
   });
   hub.handler = telemetry;
   await hub.start();

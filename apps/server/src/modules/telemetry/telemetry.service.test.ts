@@ -272,6 +272,26 @@ describe('telemetry batching', () => {
     expect((await periods(talking!.id))[0]!.end).toBeNull();
   });
 
+  it('puts the silence sweep off while the console is behind with device messages, for five minutes at most', async () => {
+    let behind = true;
+    const c = consoleWith(hub, { behind: () => behind });
+    const d = await createDevice(database.db);
+    await c.handle('s', d.id, { kind: 'state', payload: { online: true, session: 10 } });
+    await database.db.update(devices).set({ lastResponse: new Date(Date.now() - 10 * 60_000) }).where(eq(devices.id, d.id));
+    const now = Date.now();
+    expect(await c.sweepUnlessBehind(new Date(now))).toBeUndefined();
+    expect(await c.sweepUnlessBehind(new Date(now + 4 * 60_000))).toBeUndefined();
+    expect((await deviceRow(database.db, d.id)).online).toBe(true);
+    // Behind for five minutes: it sweeps all the same.
+    expect(await c.sweepUnlessBehind(new Date(now + 5 * 60_000))).toContain(d.id);
+    // Caught up: it sweeps at once.
+    await c.handle('s', d.id, { kind: 'state', payload: { online: true, session: 11 } });
+    await database.db.update(devices).set({ lastResponse: new Date(Date.now() - 10 * 60_000) }).where(eq(devices.id, d.id));
+    behind = false;
+    expect(await c.sweepUnlessBehind()).toContain(d.id);
+    await c.stop();
+  });
+
   it('pings a device once between two consoles that share its heartbeats', async () => {
     const d = await createDevice(database.db);
     const pings: string[] = [];

@@ -28,6 +28,11 @@ export interface TelemetryOptions {
   monitorReadings?: Pick<MonitorsRepository, 'recordReadings'>;
   /** Told what changed, for the pages' live updates. */
   live?: LiveChanges;
+  /**
+   * Whether this console is behind with device messages (its backlog): the silence sweep is put off
+   * meanwhile, since the heartbeats and states it would miss may be among those waiting.
+   */
+  behind?(): boolean;
   /** How long heartbeats and load samples wait to be written together (default 1000 ms). */
   flushMs?: number;
 }
@@ -52,6 +57,8 @@ interface StateMessage {
 }
 
 const KEEP_MS = 9 * 24 * 3600_000;
+/** However far behind a console is, the silence sweep runs at least this often. */
+const SWEEP_PUT_OFF_MAX_MS = 5 * 60_000;
 /** How far ahead of the console's clock a load sample may be dated (the repository allows as much behind). */
 const METRIC_CLOCK_SKEW_MS = DEVICE_CLOCK_SKEW_MINUTES * 60_000;
 
@@ -94,7 +101,7 @@ export class TelemetryService implements DeviceTrafficHandler {
   start() {
     const { locks, log } = this.o;
     this.tasks = [
-      new PeriodicTask({ name: 'silent devices sweep', everyMs: this.o.heartbeatSeconds * 1000, locks, log, work: () => this.sweep().then(() => undefined) }),
+      new PeriodicTask({ name: 'silent devices sweep', everyMs: this.o.heartbeatSeconds * 1000, locks, log, work: () => this.sweepUnlessBehind().then(() => undefined) }),
       new PeriodicTask({ name: 'load samples pruning', everyMs: 3600_000, locks, log, work: () => this.o.repo.pruneMetrics(new Date(Date.now() - KEEP_MS)) }),
     ].map((t) => t.start());
   }
@@ -166,6 +173,27 @@ export class TelemetryService implements DeviceTrafficHandler {
     })();
     await this.flushing;
   }
+
+  /**
+   * The periodic sweep, put off while this console is behind with device messages, for at most
+   * SWEEP_PUT_OFF_MAX_MS: in a reconnect storm on a busy machine, devices whose states and
+   * heartbeats waited in the backlog (or at Mosquitto behind it) longer than three heartbeats were
+   * swept offline by the thousand although they were back (issue 70). Answers the devices taken
+   * offline, or undefined when put off.
+   */
+  async sweepUnlessBehind(now = new Date()): Promise<string[] | undefined> {
+    if (this.o.behind?.()) {
+      this.sweepPutOffSince ??= now.getTime();
+      if (now.getTime() - this.sweepPutOffSince < SWEEP_PUT_OFF_MAX_MS) {
+        this.o.log.info({}, 'silence sweep put off: device messages are waiting to be handled');
+        return undefined;
+      }
+    }
+    this.sweepPutOffSince = undefined;
+    return this.sweep(now);
+  }
+
+  private sweepPutOffSince?: number;
 
   /** Devices silent for three heartbeats (their last will may have been lost with a broker) go offline. */
   async sweep(now = new Date()): Promise<string[]> {
