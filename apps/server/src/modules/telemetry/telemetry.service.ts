@@ -234,11 +234,15 @@ export class TelemetryService implements DeviceTrafficHandler {
         // Proof of life like a heartbeat, written with them.
         this.beats.set(deviceId, now);
         this.scheduleFlush();
+        // The readings are a statement of their own: written before the job gives its place up, so
+        // that no more than the handlers' concurrency wait for the traffic pool. A failure to
+        // write them fails the message, once its report is written.
+        const readingsFailed = monitors && (await this.o.monitorReadings?.recordReadings(deviceId, monitors, now).then(() => undefined, (err: Error) => err));
         release?.();
         // (A device deleted meanwhile: the update touches no row.)
         const changed = await this.reports.add({ id: deviceId, properties, addresses, drives });
         if (changed instanceof Error) throw changed;
-        if (monitors) await this.o.monitorReadings?.recordReadings(deviceId, monitors, now);
+        if (readingsFailed) throw readingsFailed;
         // A page hears of what changed: the same report at each reconnect is no news.
         if (changed || monitors?.length) this.o.live?.device(deviceId, 'reported');
         return;
