@@ -26,6 +26,10 @@ async function main() {
     stopping = true;
     running.app.log.info(`${signal} received, stopping`);
     await running.close();
+    // Said whatever the log level, as the start is: it stopped, and what it did with device messages
+    // to the end (a drain after the API closed counts too; bench/fleet-consoles.ts reads it).
+    const counts = running.messaging?.hub.instance().telemetry;
+    process.stdout.write(`Fleetlink console stopped (${signal})${counts ? `: ${counts.handled} device messages handled since it started, ${counts.dropped} dropped` : ''}\n`);
     process.exit(0);
   };
   // One failed background task must not take every device's console down with it.

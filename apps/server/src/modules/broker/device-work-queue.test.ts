@@ -136,4 +136,20 @@ describe('DeviceWorkQueue', () => {
     // Without a bound, never behind.
     expect(new DeviceWorkQueue(2).behind).toBe(false);
   });
+
+  it('says when it is idle: at once when empty, else once its last job has settled', async () => {
+    const queue = new DeviceWorkQueue(2);
+    await queue.idle();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const jobs = [1, 2, 3].map((i) => queue.run(`d${i}`, () => gate));
+    let idle = false;
+    void queue.idle().then(() => (idle = true));
+    await tick();
+    expect(idle).toBe(false);
+    open();
+    await Promise.all(jobs);
+    await tick();
+    expect(idle).toBe(true);
+  });
 });

@@ -22,6 +22,8 @@ export class DeviceWorkQueue {
   private unsettled = 0;
   /** Readers held back by `admit` until the backlog has shrunk. */
   private held: (() => void)[] = [];
+  /** Who waits for the backlog to be empty (`idle`). */
+  private idlers: (() => void)[] = [];
 
   /**
    * `maxBacklog`: above this many unsettled jobs, `admit` holds its callers back until half of
@@ -41,6 +43,12 @@ export class DeviceWorkQueue {
   /** At least half the bound is waiting: messages are read more slowly than they come (a storm). */
   get behind(): boolean {
     return this.unsettled >= this.maxBacklog / 2;
+  }
+
+  /** Resolves once no job is waiting or running (at once when none is). */
+  idle(): Promise<void> {
+    if (this.unsettled === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idlers.push(resolve));
   }
 
   /** Calls `go` now while the backlog is under its maximum, else once it has fallen to half. */
@@ -87,6 +95,11 @@ export class DeviceWorkQueue {
         released = true;
         this.unsettled--;
         if (this.held.length && this.unsettled <= this.maxBacklog / 2) this.resumeHeld();
+        if (this.unsettled === 0 && this.idlers.length) {
+          const idlers = this.idlers;
+          this.idlers = [];
+          for (const resolve of idlers) resolve();
+        }
         if (queue.length) this.ready.push(deviceId);
         else this.jobs.delete(deviceId);
         this.pump();

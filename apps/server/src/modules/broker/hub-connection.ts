@@ -93,6 +93,8 @@ export class HubConnection {
   private ready = false;
   /** Sessions (connects) so far; a set-up finishing for an older one changes nothing. */
   private session = 0;
+  /** Set by stopListening: a session that starts afterwards subscribes to nothing. */
+  private notListening = false;
   private current: ConnectionState = { state: 'CONNECTING', since: new Date(), error: null };
 
   constructor(private readonly opts: HubConnectionOptions) {
@@ -120,6 +122,8 @@ export class HubConnection {
       this.client.options.reconnectPeriod = FIRST_RETRY_MS;
       this.current = { state: 'CONNECTED', since: new Date(), error: null };
       log.info({ serverId, url, reconnect: session > 1 }, 'message hub connected');
+      // A console stopping asks for nothing more, on a session that came back meanwhile too.
+      if (this.notListening) return;
       // Mosquitto (dynamic security) has shared subscriptions; the built-in broker serves one console.
       const filters = hubSubscriptions(opts.replyToken, { shared: opts.dynsec });
       if (opts.dynsec) filters[`${DYNSEC_TOPIC}/response`] = { qos: 1 };
@@ -246,6 +250,22 @@ export class HubConnection {
       p.reject(err);
     }
     this.pending.clear();
+  }
+
+  /**
+   * Asks the server to send this console no more device messages (a console stopping): those it
+   * sent before are still read and handled, and with shared subscriptions the other consoles get
+   * the rest. Waits for the answer `ms` at most: a server that does not answer is closed anyway.
+   */
+  async stopListening(ms: number): Promise<void> {
+    this.notListening = true;
+    if (!this.client.connected) return;
+    const topics = Object.keys(hubSubscriptions(this.opts.replyToken, { shared: this.opts.dynsec }));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.client.unsubscribeAsync(topics).catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+    ]).finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {

@@ -65,4 +65,41 @@ describe.skipIf(!bin)('a console sent device messages faster than it handles the
       await device.endAsync();
     }
   }, 60_000);
+
+  // The last test here: the hub it drains asks for no more messages.
+  it('stopping, handles what it has read and what Mosquitto sent it before it asked for no more', async () => {
+    const hub = s.tc.messaging!.hub;
+    const dev = await createDevice(s.tc.database.db);
+    const account = await enrollByHand(s.tc, dev);
+    const device = await mqtt.connectAsync(account.url, { protocolVersion: 4, clientId: agentClientId(dev.id), username: account.username, password: account.password, reconnectPeriod: 0 });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let handled = 0;
+    const handler = hub.handler;
+    hub.handler = {
+      async handle() {
+        await gate;
+        handled++;
+      },
+    };
+    try {
+      const N = 300;
+      for (let i = 1; i <= N; i++) device.publish(topics.state(dev.id), JSON.stringify({ online: true, session: i }), { qos: 1 });
+      await waitFor(() => hub.telemetryCounts().backlog >= MAX_BACKLOG, 10_000, 'the backlog full');
+      const drained = hub.drain();
+      setTimeout(open, 200);
+      await drained;
+      // Everything sent before the drain began reached the console and was handled before it ended.
+      expect(handled).toBe(N);
+      expect(hub.telemetryCounts().backlog).toBe(0);
+      // And nothing more comes: the console no longer listens.
+      device.publish(topics.state(dev.id), JSON.stringify({ online: true, session: N + 1 }), { qos: 1 });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(handled).toBe(N);
+    } finally {
+      open();
+      hub.handler = handler;
+      await device.endAsync();
+    }
+  }, 60_000);
 });

@@ -47,6 +47,11 @@ const schemas: Record<DeviceMessage['kind'], z.ZodType> = {
 
 /** Device messages handled at once: within the database's traffic pool (its 10 connections), apart from the API's. */
 const HANDLER_CONCURRENCY = 6;
+/** How long a console stopping works on device messages it has (drain), and waits for a server to stop sending (a frozen one would hold it). */
+const DRAIN_MS = 10_000;
+const UNSUBSCRIBE_MS = 2_000;
+/** A drain is done once no message has come for this long. */
+const DRAIN_QUIET_MS = 100;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /**
@@ -86,6 +91,8 @@ export class MessageHub {
   private readonly clientIdsBound = new Set<string>();
   /** A notice from another console reconnects only a hub that has started and not stopped. */
   private phase: 'new' | 'running' | 'stopped' = 'new';
+  /** When the last device message came (drain waits for a quiet moment). */
+  private lastMessageAt = 0;
 
   constructor(
     private readonly deps: {
@@ -180,6 +187,28 @@ export class MessageHub {
     return this.start();
   }
 
+  /**
+   * The first step of stopping: no more device messages are asked for, and those already read, or
+   * sent before the servers heard that, are handled, for `ms` at most. Without it a console
+   * stopping in a storm dropped its backlog (up to MQTT_MAX_BACKLOG states and reports, and what
+   * Mosquitto held for it), and devices kept the state they had before (issue 70).
+   */
+  async drain(ms = DRAIN_MS): Promise<void> {
+    const until = Date.now() + ms;
+    await Promise.all([...this.connections.values()].map((c) => c.stopListening(Math.min(ms, UNSUBSCRIBE_MS))));
+    // Mosquitto answers the unsubscribe ahead of messages it had queued for this console and still
+    // sends: done once nothing is left to handle and nothing has come for a moment.
+    for (;;) {
+      const left = until - Date.now();
+      if (left <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.work.idle(), new Promise((resolve) => (timer = setTimeout(resolve, left)))]).finally(() => clearTimeout(timer));
+      const quiet = Date.now() - this.lastMessageAt;
+      if (this.work.backlog === 0 && quiet >= DRAIN_QUIET_MS) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_QUIET_MS, Math.max(0, until - Date.now()))));
+    }
+  }
+
   async stop(): Promise<void> {
     this.phase = 'stopped';
     for (const p of this.pending.values()) {
@@ -228,6 +257,7 @@ export class MessageHub {
   }
 
   private onMessage(serverId: string, topic: string, payload: Buffer) {
+    this.lastMessageAt = Date.now();
     const parsed = parseTopic(topic);
     // Empty payloads clear retained messages (an agent leaving a server after a migration).
     if (!parsed || parsed.kind === 'req' || payload.length === 0) return;

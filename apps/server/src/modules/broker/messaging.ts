@@ -243,6 +243,8 @@ export async function startMessaging(o: {
     enrollConcurrency: env.ENROLL_CONCURRENCY,
     async stop() {
       brokerRevocations?.stop();
+      // The device messages this console has are handled before the batches they wait for stop.
+      await hub.drain();
       await telemetry.stop();
       await blobSweeps.stop();
       await rolloutTicks.stop();

@@ -57,8 +57,8 @@ export class JobRunner implements LiveSink {
   }
 
   /**
-   * A round soon: `full` (a job was created, a device came online, the timer) starts due runs and
-   * settles what lapsed before sending; otherwise (room freed by an answer) it only sends more.
+   * A round soon: `full` (a job was created, the timer) starts due runs and settles what lapsed
+   * before sending; otherwise (room freed by an answer, a device came online) it only sends more.
    * Rounds never overlap here; what asks during one gets one more after it.
    */
   wake(full = true): void {
@@ -189,9 +189,11 @@ export class JobRunner implements LiveSink {
     this.o.live.job(run.jobId, run.createdBy);
   }
 
-  // LiveSink: only a device coming online matters here (its queued results can go now).
+  // LiveSink: only a device coming online matters here (its queued results can go now). It needs
+  // a claim only: starting due runs and settling lapsed ones wait for the timer, as they did, so a
+  // fleet reconnecting at once (a message server restarted) costs one statement a flush, not six.
   devices(changes: BusChange[]): void {
-    if (changes.some((c) => c.online === true)) this.wake();
+    if (changes.some((c) => c.online === true)) this.wake(false);
   }
   servers(): void {}
   access(): void {}
