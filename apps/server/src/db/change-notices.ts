@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
-/** What other consoles keep in memory and must drop when it changes (DESIGN §5b). */
-export type NoticeTopic = 'servers' | 'live' | 'accounts';
+/** What other consoles keep in memory and must drop when it changes (DESIGN §5b), and that a console is behind with device messages. */
+export type NoticeTopic = 'servers' | 'live' | 'accounts' | 'behind';
 
 /** What a notice carries: its own data, or undefined when the listener must assume anything changed. */
 export type NoticeListener = (data: unknown) => void;

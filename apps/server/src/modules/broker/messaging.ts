@@ -45,6 +45,7 @@ import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { TransfersService } from '../transfers/transfers.service.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { RevocationWatch } from '@fleetlink/proxy';
+import { ConsolesBehind } from './consoles-behind.js';
 import { DeviceAccounts } from './device-accounts.js';
 import { startEmbeddedBroker } from './embedded.js';
 import type { HubLog } from './hub-connection.js';
@@ -118,6 +119,8 @@ export async function startMessaging(o: {
     : undefined;
   await brokerRevocations?.start();
   const live = new LiveBus({ db, notices: o.database.notices, log });
+  // The silence sweep waits while this console or another is behind with device messages.
+  const consolesBehind = new ConsolesBehind({ notices: o.database.notices, own: () => hub.behind(), log });
   hub.onConnectionChange = () => live.connections();
   const audit = new AuditTrail(new AuditRepository(db), log, liveAfterAction(live));
   // (`tunnels` is made below: a move is asked for long after.)
@@ -148,11 +151,12 @@ export async function startMessaging(o: {
     },
     monitorReadings: new MonitorsRepository(traffic),
     live,
-    behind: () => hub.behind(),
+    behind: () => consolesBehind.any(),
   });
   hub.handler = telemetry;
   await hub.start();
   telemetry.start();
+  consolesBehind.start();
   const accounts = new DeviceAccounts({ servers: serversRepo, hub });
   const enrollment = new EnrollmentService({
     repo: new EnrollmentRepository(db, serversRepo, new InstallationKeys(o.box)),
@@ -243,6 +247,7 @@ export async function startMessaging(o: {
     enrollConcurrency: env.ENROLL_CONCURRENCY,
     async stop() {
       brokerRevocations?.stop();
+      consolesBehind.stop();
       // The device messages this console has are handled before the batches they wait for stop.
       await hub.drain();
       await telemetry.stop();
