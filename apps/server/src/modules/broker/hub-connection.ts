@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { hubSubscriptions } from '@fleetlink/contract';
+import { waitAtMost } from '../../lib/wait-at-most.js';
 
 export interface HubLog {
   info(obj: object, msg: string): void;
@@ -261,11 +262,7 @@ export class HubConnection {
     this.notListening = true;
     if (!this.client.connected) return;
     const topics = Object.keys(hubSubscriptions(this.opts.replyToken, { shared: this.opts.dynsec }));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.client.unsubscribeAsync(topics).catch(() => undefined),
-      new Promise((resolve) => (timer = setTimeout(resolve, ms))),
-    ]).finally(() => clearTimeout(timer));
+    await waitAtMost(ms, this.client.unsubscribeAsync(topics));
   }
 
   async close(): Promise<void> {

@@ -19,6 +19,7 @@ import {
 import type { z } from 'zod';
 import type { ChangeNotices } from '../../db/change-notices.js';
 import { AppError } from '../../lib/app-error.js';
+import { waitAtMost } from '../../lib/wait-at-most.js';
 import type { ServersRepository } from '../servers/servers.repository.js';
 import { CONNECTION_LOST_MESSAGE, DeviceRequestError, RequestNotSent } from './device-request-error.js';
 import { DeviceWorkQueue } from './device-work-queue.js';
@@ -201,8 +202,7 @@ export class MessageHub {
     for (;;) {
       const left = until - Date.now();
       if (left <= 0) return;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.work.idle(), new Promise((resolve) => (timer = setTimeout(resolve, left)))]).finally(() => clearTimeout(timer));
+      await waitAtMost(left, this.work.idle());
       const quiet = Date.now() - this.lastMessageAt;
       if (this.work.backlog === 0 && quiet >= DRAIN_QUIET_MS) return;
       await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_QUIET_MS, Math.max(0, until - Date.now()))));
