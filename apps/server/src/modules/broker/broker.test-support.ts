@@ -192,9 +192,23 @@ export async function runAgentOnline(
   if (as) chownSync(dataDir, as.uid, as.gid);
   const agent = spawnAgent({ server: tc.url, device: dev.id, key: dev.key, dataDir, ...as });
   cleanup.agents.push(agent);
-  await waitFor(async () => (await deviceRow(tc.database.db, dev.id)).online, 15_000, 'agent online');
-  await waitFor(() => tc.messaging!.hub.ping(dev.id).catch(() => undefined), 10_000, 'agent answering');
+  await agentOnline(tc, dev.id);
   return agent;
+}
+
+/**
+ * The device's agent online in the console's view (what a person acting on it is checked against)
+ * and answering its ping. Answering alone is not enough: its state is written a moment later.
+ * `after`: the device's state order before its agent restarted, so that neither the old process
+ * answering on its way out nor its online state not yet overwritten passes for the new one.
+ */
+export async function agentOnline(tc: TestConsole, deviceId: string, after?: number | null): Promise<void> {
+  const newer = (order: number | null) => after == null || (order !== null && order > after);
+  await waitFor(async () => {
+    const row = await deviceRow(tc.database.db, deviceId);
+    return row.online && newer(row.stateOrder);
+  }, 15_000, after == null ? 'agent online' : 'agent online again');
+  await waitFor(() => tc.messaging!.hub.ping(deviceId).catch(() => undefined), 10_000, 'agent answering');
 }
 
 /** What a suite about one live device starts from: the seeded accounts' tokens, and the device with its agent. */

@@ -2,7 +2,7 @@ import { tunnelSchema, type Tunnel } from '@fleetlink/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/test-console.js';
-import { embeddedSetup, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
+import { agentOnline, deviceRow, embeddedSetup, onlineMemberDevice, tearDown, waitFor, type AgentProcess, type MessagingSetup } from '../broker/broker.test-support.js';
 import { ServersRepository } from '../servers/servers.repository.js';
 import { startEmbeddedProxy } from './embedded-proxy.js';
 import { ingressGet, startLocalService, type LocalService } from './local-service.test-support.js';
@@ -101,17 +101,22 @@ describe('PERMANENT tunnels', () => {
   it('stay down once someone disconnected them, and a tunnel edited to PERMANENT waits to be connected', async () => {
     // Connected as EPHEMERAL, then (the agent restarted, so it is down) made PERMANENT: not wanted yet.
     await connect(ephemeral);
+    const order = async () => (await deviceRow(s.tc.database.db, deviceId)).stateOrder;
+    const first = await order();
     await s.tc.api(`/api/device/${deviceId}/command`, { method: 'POST', token: admin, json: { name: 'restart', parameters: [] } });
     await waitFor(async () => (await state(ephemeral)) !== 'CONNECTED', 15_000, 'the EPHEMERAL tunnel down with the agent');
-    await waitFor(() => s.tc.messaging!.hub.ping(deviceId).catch(() => undefined), 15_000, 'the agent answering again');
+    // The new agent, not the old one answering on its way out: the stop below would find it gone.
+    await agentOnline(s.tc, deviceId, first);
     const edited = await api(`/${ephemeral.id}`, 'PUT', { port: ephemeral.port, path: 'passing', mode: 'PERMANENT' });
     expect(edited.status, await edited.clone().text()).toBe(200);
 
-    expect((await api(`/${permanent.id}/stop`, 'POST')).status).toBe(200);
+    const stopped = await api(`/${permanent.id}/stop`, 'POST');
+    expect(stopped.status, await stopped.clone().text()).toBe(200);
     const before = await agent.workerPid();
+    const second = await order();
     await s.tc.api(`/api/device/${deviceId}/command`, { method: 'POST', token: admin, json: { name: 'restart', parameters: [] } });
     await waitFor(() => agent.workerPid().then((pid) => pid !== before && pid), 15_000, 'a new agent process');
-    await waitFor(() => s.tc.messaging!.hub.ping(deviceId).catch(() => undefined), 15_000, 'the agent answering again');
+    await agentOnline(s.tc, deviceId, second);
     // Long enough for a reopen to have happened, had there been one.
     await new Promise((r) => setTimeout(r, 3000));
     expect(await reach(permanent)).toBe(502);
