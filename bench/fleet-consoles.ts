@@ -163,6 +163,12 @@ function watchConsole(metricsPort: number, pidOf: () => number) {
   };
 }
 
+/** Sessions a console began with the message servers since it started (fleetlink_mqtt_sessions_total, every server). */
+async function sessionsOf(i: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPorts[i]}/metrics`)).text();
+  return [...text.matchAll(/^fleetlink_mqtt_sessions_total\{[^}]*\} (\S+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+}
+
 try {
   // Started together on the new database: one migrates, the others wait for it.
   consoles.push(...(await Promise.all(ports.map((_, i) => startConsoleProcess(envOf(i), nodeArgs)))));
@@ -306,6 +312,7 @@ try {
     const restarted = performance.now();
     let away = 0;
     let stopSeconds = 0;
+    const sessionsBefore = RESTART === 'broker' ? await Promise.all(ports.map((_, i) => sessionsOf(i))) : [];
     if (RESTART === 'broker') {
       await Promise.all(brokers.map((b) => b.stop()));
       await Promise.all(brokers.map((b) => b.start()));
@@ -341,9 +348,11 @@ try {
     await Promise.all(probers.map((p) => p.stop()));
     const seen = await inside.stop();
     const whole = wholeAfter === undefined ? `not whole after ${limit} s` : `whole again after ${wholeAfter.toFixed(0)} s`;
+    // One session a server and console is the restart itself; each more was given every retained state of its server again.
+    const sessionsBegun = RESTART === 'broker' ? await Promise.all(ports.map(async (_, i) => (await sessionsOf(i)) - sessionsBefore[i]!)) : [];
     restart.push(
       RESTART === 'broker'
-        ? `Mosquitto restarted (all ${BROKERS}): the console's view ${whole}, fewest online meanwhile ${fewest}`
+        ? `Mosquitto restarted (all ${BROKERS}): the console's view ${whole}, fewest online meanwhile ${fewest}; sessions the consoles began with them meanwhile: ${sessionsBegun.join(' / ')} (${BROKERS} each for the restart itself)`
         : `console 1 restarted: away ${away.toFixed(1)} s (stopping ${stopSeconds.toFixed(1)} s, starting ${(away - stopSeconds).toFixed(1)} s), its view ${whole}, fewest online meanwhile ${fewest}; agents that lost their connection meanwhile: ${sum('closes') - closesBefore}`,
       `meanwhile: /api/health max ${max(probes.health).toFixed(0)} ms, a device page max ${max(probes.device).toFixed(0)} ms (p95 ${percentile(probes.device, 95).toFixed(0)} ms), requests that failed ${probers.reduce((n, p) => n + p.failed(), 0)}`,
       `console 1 meanwhile: event loop delay max ${seen.loopMs.toFixed(0)} ms, queries waiting for a connection max ${seen.apiWaiting} (API pool), ${seen.trafficWaiting} (traffic pool), device messages read and not handled max ${seen.backlog}`,

@@ -29,16 +29,26 @@ export async function enrollAll(
   let cursor = 0;
   let refused = 0;
   let waits = 0;
+  let failures = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (cursor < rows.length) {
         const d = rows[cursor++]!;
         for (;;) {
-          const res = await fetch(`${consoleUrl}/api/agent/enroll`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ deviceId: d.id, key: d.key, agent: { version: 'fleet-sim', hostname: 'sim' } }),
-          });
+          let res: Response;
+          try {
+            res = await fetch(`${consoleUrl}/api/agent/enroll`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ deviceId: d.id, key: d.key, agent: { version: 'fleet-sim', hostname: 'sim' } }),
+            });
+          } catch (err) {
+            // As the agent does: a connection that failed (a kept-alive one the balancer closed as
+            // it was reused: ECONNRESET) is tried again after a while, not the end of the run.
+            if (failures++ < 3) log(`enrollment failed, tried again: ${(err as Error).message} (${((err as Error).cause as Error | undefined)?.message ?? ''})`);
+            await new Promise((r) => setTimeout(r, 1000));
+            continue;
+          }
           const body = (await res.json()) as { mqtt?: { username: string; password: string }; servers?: { type: string; url: string }[]; message?: string };
           const retryAfter = Number(res.headers.get('retry-after'));
           if ((res.status === 429 || res.status === 503) && retryAfter > 0) {

@@ -28,6 +28,8 @@ export interface HubConnectionOptions {
    * the console, then TCP), where they cost a few bytes each rather than the console's memory.
    */
   admit?(go: () => void): void;
+  /** A session began (the first connect or a reconnect): it subscribes anew and is given every retained state again. */
+  onSession?(serverId: string): void;
   /** Set-up after each connect (dynamic-security roles); the connection counts as connected once it is done. */
   onConnect?(serverId: string): Promise<void>;
   /** The session ended: answers to what was asked through it cannot arrive (a clean session keeps nothing). */
@@ -123,6 +125,7 @@ export class HubConnection {
       this.client.options.reconnectPeriod = FIRST_RETRY_MS;
       this.current = { state: 'CONNECTED', since: new Date(), error: null };
       log.info({ serverId, url, reconnect: session > 1 }, 'message hub connected');
+      opts.onSession?.(serverId);
       // A console stopping asks for nothing more, on a session that came back meanwhile too.
       if (this.notListening) return;
       // Mosquitto (dynamic security) has shared subscriptions; the built-in broker serves one console.

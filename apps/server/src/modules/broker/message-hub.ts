@@ -73,6 +73,8 @@ export class MessageHub {
   private readonly counts = { handled: 0, dropped: 0 };
   /** The dropped ones by why (the console's metrics, issue 67). */
   private readonly droppedBy = { 'not JSON': 0, 'not valid': 0, 'not handled': 0 };
+  /** Sessions begun with each message server since this console started, reloads included (the console's metrics). */
+  private readonly sessionsBegun = new Map<string, number>();
   private connections = new Map<string, HubConnection>();
   private readonly pending = new Map<string, PendingRequest>();
   handler?: DeviceTrafficHandler;
@@ -133,6 +135,7 @@ export class MessageHub {
         log: this.deps.log,
         onMessage: (serverId, topic, payload) => this.onMessage(serverId, topic, payload),
         admit: (go) => this.work.admit(go),
+        onSession: (serverId) => this.sessionsBegun.set(serverId, (this.sessionsBegun.get(serverId) ?? 0) + 1),
         onConnect: dynsec ? (): Promise<void> => this.setUpDynsec(connection, row.username ?? '') : undefined,
         onLost: (lost) => this.failPendingVia(lost),
         onStateChange: (serverId) => this.onConnectionChange?.(serverId),
@@ -244,6 +247,14 @@ export class MessageHub {
   /** Device messages handled, and dropped by why, since this console started. */
   telemetryCounts(): { handled: number; backlog: number; droppedBy: Readonly<Record<'not JSON' | 'not valid' | 'not handled', number>> } {
     return { handled: this.counts.handled, backlog: this.work.backlog, droppedBy: this.droppedBy };
+  }
+
+  /**
+   * Sessions begun with each message server since this console started. More than one a server
+   * restart means the console lost a session meanwhile: each is given every retained state again.
+   */
+  sessionCounts(): ReadonlyMap<string, number> {
+    return this.sessionsBegun;
   }
 
   /** Whether device messages wait to be handled here faster than they are (half the backlog's bound or more). */

@@ -48,6 +48,8 @@ describe('console metrics and readiness', () => {
     expect(sample(text, 'fleetlink_mqtt_messages_dropped_total', { reason: 'not valid' })).toBe(0);
     expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'fleetlink_mqtt_backlog')).toBeGreaterThanOrEqual(0);
+    // One session with the built-in broker: it never dropped the console.
+    expect(sample(text, 'fleetlink_mqtt_sessions_total', { server: s.serverId })).toBe(1);
     if (s.tc.database.kind === 'postgres') {
       // Two pools: the API's served the requests above, device traffic the agent's messages.
       expect(sample(text, 'fleetlink_db_pool_connections', { pool: 'api', state: 'total' })).toBeGreaterThan(0);

@@ -16,7 +16,7 @@ async function readOrNone<T>(read: () => Promise<T[]> | undefined): Promise<T[]>
 /** What the gauges read at each scrape, once the console's parts are up. */
 export interface MetricSources {
   database: Pick<Database, 'pools'>;
-  hub: Pick<MessageHub, 'isConnected' | 'telemetryCounts'>;
+  hub: Pick<MessageHub, 'isConnected' | 'telemetryCounts' | 'sessionCounts'>;
   servers: Pick<ServersRepository, 'liveness' | 'onlineDevicesByServer'>;
 }
 
@@ -96,6 +96,16 @@ export class ConsoleMetrics {
       collect() {
         this.reset();
         for (const [reason, n] of Object.entries(metrics.sources?.hub.telemetryCounts().droppedBy ?? {})) this.inc({ reason }, n);
+      },
+    });
+    new Counter({
+      name: 'fleetlink_mqtt_sessions_total',
+      help: 'Sessions this console began with each message server: its first connect and each reconnect (each is given every retained device state again)',
+      labelNames: ['server'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [server, n] of metrics.sources?.hub.sessionCounts() ?? []) this.inc({ server }, n);
       },
     });
     new Gauge({
