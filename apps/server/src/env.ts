@@ -122,6 +122,11 @@ const envSchema = z
     MQTT_CONNECT_RATE: z.coerce.number().int().min(1).max(1_000_000).default(500),
     /** Device messages a console reads and has not handled yet, at most (issue 70): past it, it reads no more until half are done; the rest waits at the message server. */
     MQTT_MAX_BACKLOG: z.coerce.number().int().min(10).max(1_000_000).default(5000),
+    /**
+     * The keepalive of a console's sessions with its message servers: a server silent for 1.5 of
+     * them (no answer to a ping) ends the session, and the console connects again.
+     */
+    MQTT_KEEPALIVE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
     /** Address the built-in broker listens on and agents are told to connect to. */
     MQTT_EMBEDDED_HOST: z.string().trim().min(1).default('127.0.0.1'),
     /** SSH port of the built-in tunnel proxy, which agents open their tunnels to; 0 disables the proxy. */

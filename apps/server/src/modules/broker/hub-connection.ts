@@ -20,6 +20,8 @@ export interface HubConnectionOptions {
   replyToken: string;
   /** Mosquitto with dynamic security: the console manages device accounts through it. */
   dynsec: boolean;
+  /** The session's keepalive (MQTT_KEEPALIVE_SECONDS; 30 when not given). */
+  keepaliveSeconds?: number;
   log: HubLog;
   onMessage(serverId: string, topic: string, payload: Buffer): void;
   /**
@@ -70,6 +72,13 @@ export function describeConnectionError(err: Error & { code?: string | number })
   return err.message;
 }
 
+/**
+ * A session held back on purpose (admit) keeps its keepalive this long at most: the server is still
+ * pinged, and its answers, which wait behind the messages not yet read, are not asked for. Held
+ * longer, the console is stuck, and a new session is as good as any.
+ */
+const HELD_KEEPALIVE_MAX_MS = 5 * 60_000;
+
 const DYNSEC_TOPIC = '$CONTROL/dynamic-security/v1';
 const DYNSEC_TIMEOUT_MS = 10_000;
 
@@ -96,6 +105,8 @@ export class HubConnection {
   private ready = false;
   /** Sessions (connects) so far; a set-up finishing for an older one changes nothing. */
   private session = 0;
+  /** Since when a message waits for admit to let the next be read (undefined: not held). */
+  private heldSince?: number;
   /** Set by stopListening: a session that starts afterwards subscribes to nothing. */
   private notListening = false;
   private current: ConnectionState = { state: 'CONNECTING', since: new Date(), error: null };
@@ -111,7 +122,7 @@ export class HubConnection {
       password: opts.password ?? undefined,
       ca: caFromTrustStore(opts.trustStore),
       clean: true,
-      keepalive: 30,
+      keepalive: opts.keepaliveSeconds ?? 30,
       reconnectPeriod: FIRST_RETRY_MS,
       connectTimeout: 10_000,
       resubscribe: false,
@@ -122,6 +133,7 @@ export class HubConnection {
       (this.client.stream as { setNoDelay?(on: boolean): void }).setNoDelay?.(true);
       const session = ++this.session;
       this.ready = false;
+      this.heldSince = undefined;
       this.client.options.reconnectPeriod = FIRST_RETRY_MS;
       this.current = { state: 'CONNECTED', since: new Date(), error: null };
       log.info({ serverId, url, reconnect: session > 1 }, 'message hub connected');
@@ -168,9 +180,24 @@ export class HubConnection {
       // packet id means nothing to the next session.
       this.client.handleMessage = (_packet, callback) => {
         const session = this.session;
+        let admitted = false;
         admit(() => {
-          if (session === this.session && this.client.connected) callback();
+          admitted = true;
+          if (session !== this.session) return;
+          this.heldSince = undefined;
+          if (this.client.connected) callback();
         });
+        if (!admitted) this.heldSince ??= Date.now();
+      };
+      // Held back, the session reads nothing, the server's answer to a ping included, and mqtt.js
+      // would end it 1.5 keepalives after the last packet it sent (a storm held a console's sessions
+      // that long): every retained state given again to the next session, and what the server had
+      // queued for this one lost. While held, the server is pinged as before and the session kept.
+      const timedOut = this.client.onKeepaliveTimeout.bind(this.client);
+      this.client.onKeepaliveTimeout = () => {
+        if (this.heldSince === undefined || Date.now() - this.heldSince > HELD_KEEPALIVE_MAX_MS) return timedOut();
+        this.client.sendPing();
+        this.client.reschedulePing(true);
       };
     }
     this.client.on('message', (topic, payload) => {

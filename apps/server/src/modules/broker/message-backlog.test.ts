@@ -5,6 +5,8 @@ import { createDevice, enrollByHand, mosquittoBin, mosquittoSetup, tearDown, wai
 
 const bin = mosquittoBin();
 const MAX_BACKLOG = 100;
+/** Short, so that a session held back outlasts several of them within the test. */
+const KEEPALIVE_SECONDS = 2;
 
 /**
  * Issue 70: in a reconnect storm a console is sent device messages faster than it handles them.
@@ -15,7 +17,7 @@ describe.skipIf(!bin)('a console sent device messages faster than it handles the
   let s: MessagingSetup;
   const cleanup = { agents: [], dirs: [] };
   beforeAll(async () => {
-    s = await mosquittoSetup(bin!, { MQTT_MAX_BACKLOG: String(MAX_BACKLOG) });
+    s = await mosquittoSetup(bin!, { MQTT_MAX_BACKLOG: String(MAX_BACKLOG), MQTT_KEEPALIVE_SECONDS: String(KEEPALIVE_SECONDS) });
     await waitFor(() => s.tc.messaging!.hub.isConnected(s.serverId), 10_000, 'hub connected');
   }, 60_000);
   afterAll(async () => tearDown(s, cleanup));
@@ -59,6 +61,45 @@ describe.skipIf(!bin)('a console sent device messages faster than it handles the
       await waitFor(() => handled.state === N && handled.heartbeat === N, 30_000, 'every message handled');
       expect(peak).toBeLessThanOrEqual(MAX_BACKLOG);
       expect(hub.telemetryCounts().backlog).toBe(0);
+    } finally {
+      open();
+      hub.handler = handler;
+      await device.endAsync();
+    }
+  }, 60_000);
+
+  it('keeps a session held back for longer than its keepalive, and loses none of what waited', async () => {
+    const hub = s.tc.messaging!.hub;
+    const sessions = () => hub.sessionCounts().get(s.serverId);
+    const before = sessions();
+    const dev = await createDevice(s.tc.database.db);
+    const account = await enrollByHand(s.tc, dev);
+    const device = await mqtt.connectAsync(account.url, { protocolVersion: 4, clientId: agentClientId(dev.id), username: account.username, password: account.password, reconnectPeriod: 0 });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const seen = new Set<number>();
+    let twice = 0;
+    const handler = hub.handler;
+    hub.handler = {
+      async handle(_serverId, _deviceId, message) {
+        await gate;
+        if (message.kind !== 'state') return;
+        const session = message.payload.session!;
+        if (seen.has(session)) twice++;
+        seen.add(session);
+      },
+    };
+    try {
+      const N = 500;
+      for (let i = 1; i <= N; i++) device.publish(topics.state(dev.id), JSON.stringify({ online: true, session: i }), { qos: 1 });
+      await waitFor(() => hub.telemetryCounts().backlog >= MAX_BACKLOG, 10_000, 'the backlog full');
+      // Four keepalives held: mqtt.js alone ends a session 1.5 keepalives after it last sent a packet.
+      await new Promise((r) => setTimeout(r, KEEPALIVE_SECONDS * 4000));
+      expect(hub.isConnected(s.serverId)).toBe(true);
+      open();
+      await waitFor(() => seen.size === N, 30_000, 'every state handled');
+      expect(sessions()).toBe(before);
+      expect(twice).toBe(0);
     } finally {
       open();
       hub.handler = handler;

@@ -108,6 +108,8 @@ export class MessageHub {
       notices?: ChangeNotices;
       /** MQTT_MAX_BACKLOG; no bound when not given. */
       maxBacklog?: number;
+      /** MQTT_KEEPALIVE_SECONDS (30 when not given). */
+      keepaliveSeconds?: number;
     },
   ) {
     this.work = new DeviceWorkQueue(HANDLER_CONCURRENCY, deps.maxBacklog);
@@ -132,6 +134,7 @@ export class MessageHub {
         trustStore: row.trustStore,
         replyToken: this.replyToken,
         dynsec,
+        keepaliveSeconds: this.deps.keepaliveSeconds,
         log: this.deps.log,
         onMessage: (serverId, topic, payload) => this.onMessage(serverId, topic, payload),
         admit: (go) => this.work.admit(go),

@@ -105,7 +105,7 @@ export async function startMessaging(o: {
   const embedded = env.MQTT_EMBEDDED_PORT
     ? await startEmbeddedBroker({ db, box: o.box, host: env.MQTT_EMBEDDED_HOST, port: env.MQTT_EMBEDDED_PORT, servers: serversRepo, credentials, log, connectPerSecond: env.MQTT_CONNECT_RATE })
     : undefined;
-  const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker, notices: o.database.notices, maxBacklog: env.MQTT_MAX_BACKLOG });
+  const hub = new MessageHub({ servers: serversRepo, log, embeddedServerId: embedded?.serverId, embeddedBroker: embedded?.broker, notices: o.database.notices, maxBacklog: env.MQTT_MAX_BACKLOG, keepaliveSeconds: env.MQTT_KEEPALIVE_SECONDS });
   const revocations = new DeviceRevocationsRepository(db);
   // A device deleted, re-keyed or moved away on any console loses its connection to this one's broker.
   const brokerRevocations = embedded
