@@ -190,8 +190,8 @@ export class HubConnection {
         if (!admitted) this.heldSince ??= Date.now();
       };
       // Held back, the session reads nothing, the server's answer to a ping included, and mqtt.js
-      // would end it 1.5 keepalives after the last packet it sent (a storm held a console's sessions
-      // that long): every retained state given again to the next session, and what the server had
+      // would end it 1.5 keepalives after the last packet it sent (a storm can hold a console that
+      // long): every retained state given again to the next session, and what the server had
       // queued for this one lost. While held, the server is pinged as before and the session kept.
       const timedOut = this.client.onKeepaliveTimeout.bind(this.client);
       this.client.onKeepaliveTimeout = () => {
