@@ -107,6 +107,9 @@ describe('PERMANENT tunnels', () => {
     await waitFor(async () => (await state(ephemeral)) !== 'CONNECTED', 15_000, 'the EPHEMERAL tunnel down with the agent');
     // The new agent, not the old one answering on its way out: the stop below would find it gone.
     await agentOnline(s.tc, deviceId, first);
+    // The PERMANENT tunnel reopened by the agent's coming online: disconnected below once it is back,
+    // as a person sees it, not while that reopen is still on its way.
+    await reachable(permanent, 'the permanent tunnel back after the agent restart');
     const edited = await api(`/${ephemeral.id}`, 'PUT', { port: ephemeral.port, path: 'passing', mode: 'PERMANENT' });
     expect(edited.status, await edited.clone().text()).toBe(200);
 
