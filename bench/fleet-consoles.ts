@@ -66,6 +66,8 @@ const MEMBER = { email: 'user@fleetlink.local', password: 'user' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
+/** A metric's series added up, whatever their labels, from a Prometheus scrape. */
+const sumOfSeries = (text: string, name: string) => [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
 const inSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const inMs = (ms: number) => `${ms.toFixed(0)} ms`;
 
@@ -131,7 +133,7 @@ function watchConsole(metricsPort: number, pidOf: () => number) {
   const thread = { runMs: 0, waitMs: 0, gcMs: 0, worst: { loopMs: 0, runMs: 0, waitMs: 0, gcMs: 0 } };
   const value = (text: string, name: string, labels = '') => Number(new RegExp(`^${name}${labels ? `\\{${labels}\\}` : ''} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   // Every kind of collection (minor, major, incremental, weak callbacks) adds to the thread's pause.
-  const gcMsOf = (text: string) => [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{kind="[^"]*"\} (\S+)$/gm)].reduce((a, m) => a + Number(m[1]) * 1000, 0);
+  const gcMsOf = (text: string) => sumOfSeries(text, 'nodejs_gc_duration_seconds_sum') * 1000;
   // A restarted console is another process: its counters start again, so a second across the restart is not counted.
   let last: { pid: number; runMs: number; waitMs: number; gcMs: number } | undefined;
   const scraper = everySecond({
@@ -165,8 +167,7 @@ function watchConsole(metricsPort: number, pidOf: () => number) {
 
 /** Sessions a console began with the message servers since it started (fleetlink_mqtt_sessions_total, every server). */
 async function sessionsOf(i: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${metricsPorts[i]}/metrics`)).text();
-  return [...text.matchAll(/^fleetlink_mqtt_sessions_total\{[^}]*\} (\S+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  return sumOfSeries(await (await fetch(`http://127.0.0.1:${metricsPorts[i]}/metrics`)).text(), 'fleetlink_mqtt_sessions_total');
 }
 
 try {
@@ -309,10 +310,11 @@ try {
       everySecond({ base: first, pathOf: (i) => `/api/device/${enrolled[i % enrolled.length]!.id}`, token: memberToken, record: (ms) => probes.device.push(ms) }),
     ];
     const closesBefore = sum('closes');
+    // Read before the restart's clock starts: the scrape is not part of how long the view took.
+    const sessionsBefore = RESTART === 'broker' ? await Promise.all(ports.map((_, i) => sessionsOf(i))) : [];
     const restarted = performance.now();
     let away = 0;
     let stopSeconds = 0;
-    const sessionsBefore = RESTART === 'broker' ? await Promise.all(ports.map((_, i) => sessionsOf(i))) : [];
     if (RESTART === 'broker') {
       await Promise.all(brokers.map((b) => b.stop()));
       await Promise.all(brokers.map((b) => b.start()));
